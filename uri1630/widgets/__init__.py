@@ -1,0 +1,2 @@
+"""The ipywidgets explorers (optional extra: pip install "uri1630[widgets]"). Hand-written: re-exports each widget module."""
+from .encoding import *
