@@ -47,13 +47,16 @@ def _bad_escape(text, pos):
 
 def unescape(text:str,               # text holding `%XX` escapes
              encoding:str="latin-1", # how the octets become characters
+             future_escapes:bool=False, # leave a `%` not followed by two hex digits as it is, instead of raising
             ) -> str:
-    "Decode every `%XX` in `text`; a `%` not followed by two hex digits raises `URISyntaxError`"
+    "Decode every `%XX` in `text`; a `%` not followed by two hex digits raises `URISyntaxError` (unless `future_escapes`)"
     _need_str(text)
     if '%' not in text: return text
     out, pos, octets, start = [], 0, bytearray(), 0
     for m in _ESC_RE.finditer(text):
-        if m.group(1) is None: _bad_escape(text, m.start())
+        if m.group(1) is None:
+            if future_escapes: continue       # left in place: copied with the text that follows
+            _bad_escape(text, m.start())
         if m.start() != pos or not octets:
             if octets: out.append(_decode_octets(octets, encoding, text, start)); octets = bytearray()
             out.append(text[pos:m.start()]); start = m.start()

@@ -6,8 +6,8 @@
 __all__ = ['ALPHA', 'DIGIT', 'SAFE', 'EXTRA', 'RESERVED', 'HEX', 'NATIONAL', 'PUNCTUATION', 'SAFE_URL', 'ALPHANUM2',
            'RFC1738_SAFE', 'RFC1738_EXTRA', 'RFC1738_NATIONAL', 'RFC1738_PUNCTUATION', 'RFC1738_RESERVED',
            'RFC1738_UNSAFE', 'RFC1738_UNRESERVED', 'CLASSES', 'ESCAPE_RE', 'XALPHA_RE', 'XPALPHA_RE', 'IALPHA_RE',
-           'SEARCH_RE', 'GRAMMARS', 'GENERIC', 'GENERIC_AS_PRINTED', 'GenericGrammar', 'describe_char',
-           'register_grammar', 'validate', 'is_valid']
+           'SEARCH_RE', 'GRAMMARS', 'GENERIC', 'GENERIC_AS_PRINTED', 'GENERIC_FUTURE_ESCAPES', 'GenericGrammar',
+           'describe_char', 'register_grammar', 'validate', 'is_valid']
 
 # %% ../nbs/23_bnf_generic.ipynb #f3cbac46
 import re
@@ -66,16 +66,19 @@ class GenericGrammar:
                  long_segments:bool=True,  # repair 1: `xpalphas  xpalpha [ xpalphas ]`
                  void_segments:bool=True,  # repair 2: `path  [ xpalphas ] [ / path ]`
                  colon_in_path:bool=True,  # repair 3: `:` allowed in a path segment
-                 void_fragment:bool=True): # repair 4: `fragmentid  [ xalphas ]`
+                 void_fragment:bool=True,  # repair 4: `fragmentid  [ xalphas ]`
+                 future_escapes:bool=False): # accept a `%` not followed by two hex digits ("reserved for future extension")
         self.name,self.long_segments,self.void_segments = name,long_segments,void_segments
-        self.colon_in_path,self.void_fragment = colon_in_path,void_fragment
+        self.colon_in_path,self.void_fragment,self.future_escapes = colon_in_path,void_fragment,future_escapes
         self.pchars = frozenset(ALPHA+DIGIT+SAFE+EXTRA+'+' + (':' if colon_in_path else ''))
         self.xchars = frozenset(ALPHA+DIGIT+SAFE+EXTRA)
-        p = f"(?:{_cls(''.join(self.pchars))}|{ESCAPE_RE})"
+        esc = f"{ESCAPE_RE}|%" if future_escapes else ESCAPE_RE
+        p = f"(?:{_cls(''.join(self.pchars))}|{esc})"
+        x = f"(?:{_cls(''.join(self.xchars))}|{esc})"
         seg = f"{p}+" if long_segments else f"{p}{{1,2}}"
         path = f"(?:{p}|/)*" if void_segments else f"(?:{seg}(?:/{seg})*/?)?"
-        frag = f"{XALPHA_RE}{'*' if void_fragment else '+'}"
-        tail = f"{path}(?:\\?{SEARCH_RE})?(?:#{frag})?"
+        frag = f"{x}{'*' if void_fragment else '+'}"
+        tail = f"{path}(?:\\?{x}+(?:\\+{x}+)*)?(?:#{frag})?"
         self.absolute_re = re.compile(f"{IALPHA_RE}:{tail}")
         self.partial_re = re.compile(f"(?:{IALPHA_RE}:)?{tail}")
     def __repr__(self): return f"GenericGrammar({self.name!r})"
@@ -97,16 +100,18 @@ def describe_char(c:str) -> str:
 def _fail(text, i, rule, what):
     raise URISyntaxError(what, text, i, rule)
 
-def _check_escape(text, i, n):
-    "Check that the `%` at `i` starts `% hex hex`"
+def _check_escape(text, i, n, future=False):
+    "Check that the `%` at `i` starts `% hex hex`; return its length (1 for a future-extension `%` when `future`)"
     if i+3 > n or text[i+1] not in HEX or text[i+2] not in HEX:
+        if future: return 1
         _fail(text, i, 'escape', "'%' must be followed by two hexadecimal digits (Example 3)")
+    return 3
 
-def _scan_chars(text, i, end, allowed, rule):
+def _scan_chars(text, i, end, allowed, rule, future=False):
     "Scan `text[i:end]` for characters in `allowed` or escapes; return `end` or raise"
     while i < end:
         c = text[i]
-        if c == '%': _check_escape(text, i, end); i += 3; continue
+        if c == '%': i += _check_escape(text, i, end, future); continue
         if c not in allowed: _fail(text, i, rule, f"{describe_char(c)} is not allowed here")
         i += 1
     return i
@@ -122,7 +127,7 @@ def _diagnose(g:GenericGrammar, text:str, partial:bool):
     if c >= 0 and text.find('/', 0, c) < 0:                      # scheme :
         if c == 0: _fail(text, 0, 'scheme', "the scheme name is void: a scheme must start with a letter")
         if text[0] not in ALPHA: _fail(text, 0, 'ialpha', f"{describe_char(text[0])} cannot start a scheme name: it must be a letter")
-        _scan_chars(text, 1, c, g.xchars, 'xalpha')
+        _scan_chars(text, 1, c, g.xchars, 'xalpha', g.future_escapes)
         i = c + 1
     elif not partial:
         if n == 0: _fail(text, 0, 'uri', "a URI cannot be void: it must start with a scheme name and ':'")
@@ -137,7 +142,7 @@ def _diagnose(g:GenericGrammar, text:str, partial:bool):
         if ch == '/':
             if seg == 0 and not g.void_segments: _fail(text, i, 'path', "a void path segment (a '/' with nothing before it) is not derivable from 'path  void | xpalphas [ / path ]'")
             seg = 0; i += 1; continue
-        if ch == '%': _check_escape(text, i, pend); step = 3
+        if ch == '%': step = _check_escape(text, i, pend, g.future_escapes)
         elif ch in g.pchars: step = 1
         elif ch == ':' : _fail(text, i, 'xpalpha', "':' (reserved) is not allowed in a path by the printed BNF")
         else: _fail(text, i, 'xpalpha', f"{describe_char(ch)} is not allowed in a path")
@@ -152,14 +157,14 @@ def _diagnose(g:GenericGrammar, text:str, partial:bool):
             if ch == '+':
                 if word == 0: _fail(text, i, 'search', "a void word in a search: '+' must follow xalphas")
                 word = 0; i += 1; continue
-            if ch == '%': _check_escape(text, i, uend); i += 3; word += 1; continue
+            if ch == '%': i += _check_escape(text, i, uend, g.future_escapes); word += 1; continue
             if ch not in g.xchars: _fail(text, i, 'xalpha', f"{describe_char(ch)} is not allowed in a search")
             word += 1; i += 1
         if word == 0: _fail(text, uend, 'search', "a search cannot be void or end with '+': 'search  xalphas [ + search ]'")
     # fragment
     if h >= 0:
         if h + 1 == n and not g.void_fragment: _fail(text, n, 'fragmentid', "a void fragment-id after '#' is not derivable from 'fragmentid  xalphas'")
-        _scan_chars(text, h+1, n, g.xchars, 'xalpha')
+        _scan_chars(text, h+1, n, g.xchars, 'xalpha', g.future_escapes)
     raise AssertionError(f"internal: recogniser and scanner disagree on {text!r}")  # never reached when they agree
 
 # %% ../nbs/23_bnf_generic.ipynb #b09e3957
@@ -181,6 +186,8 @@ GENERIC = GenericGrammar('generic')
 GENERIC_AS_PRINTED = GenericGrammar('generic-as-printed', False, False, False, False)
 register_grammar('generic', _generic_check(GENERIC))
 register_grammar('generic-as-printed', _generic_check(GENERIC_AS_PRINTED))
+GENERIC_FUTURE_ESCAPES = GenericGrammar('generic-future-escapes', future_escapes=True)
+register_grammar('generic-future-escapes', _generic_check(GENERIC_FUTURE_ESCAPES))
 
 # %% ../nbs/23_bnf_generic.ipynb #424121d9
 def validate(text:str,               # the URI (or, with `partial`, the partial form) to check
