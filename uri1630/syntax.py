@@ -5,11 +5,11 @@
 # %% auto #0
 __all__ = ['URI', 'parse', 'is_absolute', 'segments']
 
-# %% ../nbs/03_uri_syntax.ipynb #1ba2d64c
+# %% ../nbs/03_uri_syntax.ipynb #aadfe9d1
 from typing import NamedTuple, Optional
 from .errors import _need_str
 
-# %% ../nbs/03_uri_syntax.ipynb #e5632fce
+# %% ../nbs/03_uri_syntax.ipynb #1ab54897
 class URI(NamedTuple):
     "The parts of `fragmentaddress  uri [ # fragmentid ]`, `uri  scheme : path [ ? search ]`; `None` is absent, `''` void"
     scheme: Optional[str]    # the scheme name, `None` for a partial form
@@ -37,7 +37,7 @@ class URI(NamedTuple):
                          for k, v in zip(self._fields, self))
         return f"`{self}`\n\n| part | value |\n|---|---|\n{rows}"
 
-# %% ../nbs/03_uri_syntax.ipynb #2eff84ba
+# %% ../nbs/03_uri_syntax.ipynb #c7827b41
 _new = tuple.__new__
 
 def parse(text:str, # any string: a URI, a partial form, or text that is neither
@@ -53,12 +53,12 @@ def parse(text:str, # any string: a URI, a partial form, or text that is neither
     if c >= 0 and text.find('/', 0, c) < 0: scheme, text = text[:c], text[c+1:]
     return _new(URI, (scheme, text, search, fragment))
 
-# %% ../nbs/03_uri_syntax.ipynb #dfa913a5
+# %% ../nbs/03_uri_syntax.ipynb #0eb53bf0
 def is_absolute(text:str) -> bool:
     "`True` if `text` has a scheme: a colon that occurs before any slash (and before any `?` or `#`)"
     return parse(text).scheme is not None
 
-# %% ../nbs/03_uri_syntax.ipynb #cb253f12
+# %% ../nbs/03_uri_syntax.ipynb #512420e9
 def segments(path:str) -> tuple:
     "The hierarchical segments of `path`: split at every `/`, never at `%2F`; void segments kept"
     return tuple(_need_str(path, 'path').split('/'))
