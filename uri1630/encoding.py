@@ -23,7 +23,7 @@ _PCT = tuple(f"%{_HEXU[b >> 4]}{_HEXU[b & 15]}" for b in range(256))   # byte ->
 def _encode_char(c, encoding, text, pos):
     "The escapes for character `c` (at `pos` in `text`) under `encoding`"
     try: return ''.join(_PCT[b] for b in c.encode(encoding))
-    except UnicodeEncodeError:
+    except UnicodeError:   # UnicodeEncodeError, or the plain UnicodeError of codecs such as idna
         raise URIEncodingError(f"{describe_char(c)} has no {encoding} code; pass encoding='utf-8' to encode it as UTF-8 octets",
                                text, pos, 'escape') from None
     except LookupError: raise ValueError(f"unknown encoding {encoding!r}") from None
@@ -67,8 +67,9 @@ def unescape(text:str,               # text holding `%XX` escapes
 
 def _decode_octets(octets, encoding, text, start):
     try: return octets.decode(encoding)
-    except UnicodeDecodeError as e:
-        raise URIEncodingError(f"the escaped octets are not valid {encoding}: {e.reason}", text, start + 3*e.start, 'escape') from None
+    except UnicodeError as e:   # UnicodeDecodeError, or the plain UnicodeError of codecs such as punycode
+        raise URIEncodingError(f"the escaped octets are not valid {encoding}: {getattr(e, 'reason', e)}", text,
+                               start + 3*getattr(e, 'start', 0), 'escape') from None
     except LookupError: raise ValueError(f"unknown encoding {encoding!r}") from None
 
 # %% ../nbs/06_encoding.ipynb #15dc2c48

@@ -13,7 +13,7 @@ __all__ = ['ALPHA', 'DIGIT', 'SAFE', 'EXTRA', 'RESERVED', 'HEX', 'NATIONAL', 'PU
 import re
 from types import MappingProxyType
 from typing import Callable
-from .errors import URISyntaxError, _need_str
+from .errors import URIError, URISyntaxError, _need_str
 
 # %% ../nbs/23_bnf_generic.ipynb #9bca1831
 # RFC 1630 "BNF of Generic URI Syntax", p. 23
@@ -86,6 +86,7 @@ class GenericGrammar:
 # %% ../nbs/23_bnf_generic.ipynb #407208ae
 def describe_char(c:str) -> str:
     "Name a character and its RFC 1630 class, for error messages"
+    if len(_need_str(c, 'c')) != 1: raise URIError(f"expected one character, not {len(c)}", c)
     code = ord(c)
     if c == ' ': return "' ' (space, reserved)"
     if code < 0x20 or code == 0x7f: return f"control character U+{code:04X}"

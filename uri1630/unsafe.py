@@ -7,7 +7,7 @@ __all__ = ['Unsafe', 'unsafe_kind', 'find_unsafe']
 
 # %% ../nbs/05_unsafe_characters.ipynb #4880b26f
 from typing import NamedTuple, Tuple
-from .errors import _need_str
+from .errors import URIError, _need_str
 from .grammar import NATIONAL, PUNCTUATION, describe_char
 
 # %% ../nbs/05_unsafe_characters.ipynb #ab3c60f3
@@ -19,6 +19,7 @@ class Unsafe(NamedTuple):
 
 def unsafe_kind(c:str) -> str:
     "The kind of unsafe character `c` is (see `Unsafe.kind`), or `''` if it is not unsafe"
+    if len(_need_str(c, 'c')) != 1: raise URIError(f"expected one character, not {len(c)}", c)
     o = ord(c)
     if c == ' ': return 'space'
     if o < 0x20 or o == 0x7f or 0x80 <= o < 0xa0: return 'control'
