@@ -6,23 +6,23 @@
 __all__ = ['DEFAULT_PORTS', 'URL_CHARS', 'SCHEMES', 'USER_CHARS', 'Source', 'split_url', 'SchemeURL', 'GenericURL',
            'register_scheme', 'parse_url', 'IPURL', 'Login', 'parse_login']
 
-# %% ../nbs/09_specific_schemes.ipynb #49630055
+# %% ../nbs/09_specific_schemes.ipynb #50d7aff5
 import re, threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import NamedTuple, Optional, Callable
 from .errors import URIError, URISyntaxError, _need_str
-from .grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, describe_char, _cls
+from .grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls
 from .encoding import unescape
 
-# %% ../nbs/09_specific_schemes.ipynb #60a5b841
+# %% ../nbs/09_specific_schemes.ipynb #537dd6d9
 # RFC 1738 §3.2–3.11: "If :<port> is omitted, the port defaults to N"
 DEFAULT_PORTS = MappingProxyType({
     "ftp": 21, "http": 80, "gopher": 70, "nntp": 119, "telnet": 23, "wais": 210, "prospero": 1525,
     "rlogin": 513, "tn3270": 23})
 
-# %% ../nbs/09_specific_schemes.ipynb #aeb8b3ea
+# %% ../nbs/09_specific_schemes.ipynb #12e11f61
 # RFC 1630 URL BNF: xalpha | + | reserved (less # and space); RFC 1738 §5: xchar = unreserved | reserved | escape
 URL_CHARS = ''.join(sorted(set(ALPHA + DIGIT + SAFE_URL + EXTRA + RFC1738_EXTRA + ";/?:@=&")))
 
@@ -31,7 +31,7 @@ def _run_re(allowed:str):
     "A regex matching a run of `allowed` characters and `%XX` escapes (no backtracking: `%` is never in `allowed`)"
     return re.compile(f"(?:{_cls(allowed.replace('%', ''))}|%{_cls(HEX)}{{2}})*")
 
-# %% ../nbs/09_specific_schemes.ipynb #29eb250d
+# %% ../nbs/09_specific_schemes.ipynb #26ac1a43
 class Source(NamedTuple):
     "The text a scheme parser reads: the whole `text` passed to `parse_url` and the span of its scheme-specific part"
     text: str                # the text the caller passed; every error position is an index into it
@@ -51,7 +51,7 @@ class Source(NamedTuple):
         "Raise `URISyntaxError(message)` at index `pos` of `text`, naming `rule`"
         raise URISyntaxError(message, self.text, pos, rule)
 
-# %% ../nbs/09_specific_schemes.ipynb #1547c944
+# %% ../nbs/09_specific_schemes.ipynb #35ff4fdd
 def _check(self:Source, i:int, j:int, allowed:str, rule:str) -> str:
     "Check that `text[i:j]` holds only characters of `allowed` and `%XX` escapes; return that raw text"
     t = self.text
@@ -67,7 +67,7 @@ def _decode(self:Source, i:int, j:int, allowed:str, rule:str) -> str:
 
 Source.check, Source.decode = _check, _decode
 
-# %% ../nbs/09_specific_schemes.ipynb #0362c82d
+# %% ../nbs/09_specific_schemes.ipynb #81ae8bb2
 _SCHEME_CHARS = {"1738": frozenset(ALPHA + DIGIT + "+-."), "1630": frozenset(ALPHA + DIGIT + SAFE_URL + EXTRA)}
 
 def _read_scheme(text, i, end, rfc):
@@ -81,7 +81,7 @@ def _read_scheme(text, i, end, rfc):
         raise URISyntaxError("a scheme name starts with a letter", text, i, 'scheme')
     return k
 
-# %% ../nbs/09_specific_schemes.ipynb #c19b0410
+# %% ../nbs/09_specific_schemes.ipynb #8a82e76f
 def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `<URL:…>`
               rfc:str="1738",   # "1738" or "1630": whose reading to follow where the RFCs disagree
              ) -> Source:
@@ -100,7 +100,7 @@ def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `
     if h >= 0: src = src._replace(fragment=src.check(h + 1, end, URL_CHARS, 'fragmentid'))
     return src
 
-# %% ../nbs/09_specific_schemes.ipynb #c8ae8993
+# %% ../nbs/09_specific_schemes.ipynb #931c2a5a
 @dataclass(frozen=True, slots=True)
 class SchemeURL:
     "Base of every scheme object: `str()` is the URL as written; equal when the parsed parts are equal"
@@ -109,7 +109,7 @@ class SchemeURL:
 
     def __str__(self): return self.text
 
-# %% ../nbs/09_specific_schemes.ipynb #345d2996
+# %% ../nbs/09_specific_schemes.ipynb #3dc31438
 @dataclass(frozen=True, slots=True)
 class GenericURL(SchemeURL):
     "A URL of an unknown or experimental (`x-`) scheme: RFC 1630's generic `scheme : path [ ? search ] [ # fragmentid ]`"
@@ -125,7 +125,7 @@ def _parse_generic(src:Source) -> GenericURL:
     search = None if q < 0 else src.check(q + 1, src.end, URL_CHARS, 'search')
     return GenericURL(src.url, src.scheme, path, search, src.fragment)
 
-# %% ../nbs/09_specific_schemes.ipynb #8b23ab09
+# %% ../nbs/09_specific_schemes.ipynb #fd32b126
 _REGISTRY = {}
 _LOCK = threading.Lock()
 SCHEMES = MappingProxyType(_REGISTRY)   # read-only live view: scheme name -> parser
@@ -147,7 +147,7 @@ def register_scheme(name:str,                               # the scheme name (a
             raise URIError(f"scheme {key!r} is already registered; pass replace=True to replace it", rule='register_scheme')
         _REGISTRY[key] = parser
 
-# %% ../nbs/09_specific_schemes.ipynb #280b41bc
+# %% ../nbs/09_specific_schemes.ipynb #120bfc59
 def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<URL:…>`
               rfc:str="1738",  # "1738" or "1630": whose reading to follow where the RFCs disagree
              ) -> SchemeURL:
@@ -158,7 +158,7 @@ def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<
     if not isinstance(obj, SchemeURL): raise TypeError(f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL")
     return obj
 
-# %% ../nbs/09_specific_schemes.ipynb #14cd205f
+# %% ../nbs/09_specific_schemes.ipynb #a3e98733
 @dataclass(frozen=True, slots=True)
 class IPURL(SchemeURL):
     "Base of the IP-based schemes: RFC 1738 §3.1 `//<user>:<password>@<host>:<port>`"
@@ -177,7 +177,7 @@ class IPURL(SchemeURL):
         "The port to connect to: `port`, or else `default_port`"
         return self.default_port if self.port is None else self.port
 
-# %% ../nbs/09_specific_schemes.ipynb #b1817b34
+# %% ../nbs/09_specific_schemes.ipynb #ff0911d8
 # RFC 1738 §5: user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise; uchar = unreserved | escape
 USER_CHARS = ''.join(sorted(set(ALPHA + DIGIT + "$-_.+!*'()," + ";?&=")))
 _LABEL = frozenset(ALPHA + DIGIT + "-")
@@ -198,7 +198,7 @@ def _check_host(src, i, j):
         src.fail(j - len(labels[-1]), 'hostname', "the rightmost domain label never starts with a digit")
     return t[i:j]
 
-# %% ../nbs/09_specific_schemes.ipynb #7f99a516
+# %% ../nbs/09_specific_schemes.ipynb #f137f265
 class Login(NamedTuple):
     "The parts of RFC 1738 §3.1's `//<user>:<password>@<host>:<port>`, and where the login ends"
     user: Optional[str]      # decoded; `None` when absent
@@ -207,7 +207,7 @@ class Login(NamedTuple):
     port: Optional[int]      # `None` when absent
     end: int                 # index (in `src.text`) just after the login: the `/` (or other stop) or `src.end`
 
-# %% ../nbs/09_specific_schemes.ipynb #b812b543
+# %% ../nbs/09_specific_schemes.ipynb #6ce476fd
 def parse_login(src:Source,          # what `split_url` read
                 stops:str="/",       # characters that end the login (http also ends it at `?`)
                 user:bool=True,      # whether `user:password@` is allowed
@@ -222,9 +222,9 @@ def parse_login(src:Source,          # what `split_url` read
     u = pw = None
     if at >= 0:
         if not user: src.fail(i, 'hostport', f"no user name or password is allowed in a {src.scheme}: URL")
-        c = t.find(':', i, at)
-        u = src.decode(i, at if c < 0 else c, USER_CHARS, 'user')
-        if c >= 0: pw = src.decode(c + 1, at, USER_CHARS, 'password')
+        c, ok = t.find(':', i, at), USER_CHARS if src.rfc == "1738" else ALPHANUM2
+        u = src.decode(i, at if c < 0 else c, ok, 'user')
+        if c >= 0: pw = src.decode(c + 1, at, ok, 'password')
         i = at + 1
     c = t.find(':', i, j)
     he = j if c < 0 else c
