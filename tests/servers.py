@@ -1,0 +1,306 @@
+"""Real, independent servers on 127.0.0.1 for the retrieval tests and notebook, plus a recording proxy.
+
+- HTTP: CPython's `http.server` in a subprocess (`python -m http.server`).
+- FTP: pyftpdlib (PyPI, the `e2eserve` extra) in a subprocess: anonymous login and one named user.
+- Gopher: pygopherd (Debian package `pygopherd`) in a subprocess, with its own config file.
+- `Recorder`: a TCP proxy that forwards to a real server and records what each client sends on the wire,
+  so that uri1630 and curl are observed the same way.
+- `Misbehaving`: a tiny socket server for failure cases only (closes early, stalls, garbles replies).
+
+Every server listens on 127.0.0.1 only, on a free port; `Server.stop()` ends it by its PID.
+"""
+import os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+from pathlib import Path
+
+HOST = '127.0.0.1'
+PYGOPHERD = shutil.which('pygopherd') or '/usr/sbin/pygopherd'
+FTP_USER, FTP_PASSWORD = 'alice', 'wonderland'
+
+
+def free_port() -> int:
+    "A TCP port on 127.0.0.1 that nobody listens on right now"
+    with socket.socket() as s:
+        s.bind((HOST, 0)); return s.getsockname()[1]
+
+
+def have_pyftpdlib() -> bool:
+    try: import pyftpdlib  # noqa: F401
+    except ImportError: return False
+    return True
+
+def have_pygopherd() -> bool: return os.path.exists(PYGOPHERD)
+def have_curl() -> bool: return shutil.which('curl') is not None
+
+
+class Server:
+    "A server process listening on `HOST`:`port`; `stop()` ends it by PID"
+    def __init__(self, name, proc, port, root=None, tmp=None):
+        self.name, self.proc, self.port, self.root, self._tmp = name, proc, port, root, tmp
+        self.host = HOST
+
+    @property
+    def pid(self): return self.proc.pid
+    def alive(self) -> bool: return self.proc.poll() is None
+
+    def url(self, scheme, path=''):
+        return f"{scheme}://{self.host}:{self.port}/{path}"
+
+    def stop(self):
+        "End the process (and its process group, which pygopherd's forks join) by PID"
+        if self.alive():
+            try: os.killpg(self.proc.pid, signal.SIGTERM)
+            except (ProcessLookupError, PermissionError): self.proc.terminate()
+            try: self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                try: os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError: pass
+                self.proc.wait(5)
+        if self._tmp: shutil.rmtree(self._tmp, ignore_errors=True); self._tmp = None
+
+    def __enter__(self): return self
+    def __exit__(self, *a): self.stop()
+    def __repr__(self): return f"<{self.name} pid={self.pid} on {self.host}:{self.port} {'alive' if self.alive() else 'stopped'}>"
+
+
+def _wait_listening(proc, port, name, timeout=15.0):
+    "Wait until `port` accepts connections; fail if `proc` dies first"
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode(errors='replace') if proc.stderr else ''
+            raise RuntimeError(f"{name} exited with {proc.returncode}: {err[-2000:]}")
+        try:
+            with socket.create_connection((HOST, port), timeout=0.5): return
+        except OSError: time.sleep(0.05)
+    proc.kill(); raise RuntimeError(f"{name} did not listen on {HOST}:{port} within {timeout}s")
+
+
+def _spawn(name, args, port, root=None, tmp=None, **kw):
+    proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True, **kw)
+    srv = Server(name, proc, port, root, tmp)
+    try: _wait_listening(proc, port, name)
+    except BaseException: srv.stop(); raise
+    return srv
+
+
+# ---- fixture content -------------------------------------------------------------------------------
+
+TEXT = "line one\r\n.starts with a dot\r\nlast line\r\n"
+BINARY = bytes(range(256)) * 4
+
+def make_tree(root) -> Path:
+    "The files every server serves: text, binary, a directory, an odd name"
+    root = Path(root)
+    (root / 'pub').mkdir(parents=True, exist_ok=True)
+    (root / 'pub' / 'hello.txt').write_text("Hello, world.\nSecond line.\n")
+    (root / 'pub' / 'dots.txt').write_bytes(TEXT.encode())
+    (root / 'pub' / 'data.bin').write_bytes(BINARY)
+    (root / 'pub' / 'sub').mkdir(exist_ok=True)
+    (root / 'pub' / 'sub' / 'deep.txt').write_text("deep\n")
+    (root / 'etc').mkdir(exist_ok=True)
+    (root / 'etc' / 'motd').write_text("Message of the day.\n")
+    (root / 'a;b.txt').write_text("semicolon\n")
+    (root / 'index.html').write_text("<title>root</title>\n")
+    return root
+
+
+# ---- HTTP: python -m http.server --------------------------------------------------------------------
+
+def start_http(root=None) -> Server:
+    "CPython's http.server serving `root` (a fresh tree if None) on 127.0.0.1"
+    tmp = None
+    if root is None: tmp = tempfile.mkdtemp(prefix='uri1630-http-'); root = make_tree(tmp)
+    port = free_port()
+    return _spawn('http.server', [sys.executable, '-m', 'http.server', '--bind', HOST, '--directory', str(root), str(port)],
+                  port, root, tmp)
+
+
+# ---- FTP: pyftpdlib ----------------------------------------------------------------------------------
+
+_FTPD = r'''
+import logging, sys
+from pyftpdlib.authorizers import DummyAuthorizer
+from pyftpdlib.handlers import FTPHandler
+from pyftpdlib.servers import FTPServer
+host, port, root, user, pw = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+logging.basicConfig(level=logging.WARNING)
+a = DummyAuthorizer()
+a.add_anonymous(root)
+a.add_user(user, pw, root + "/home", perm="elr")
+class H(FTPHandler):
+    authorizer = a
+    passive_ports = None
+    permit_foreign_addresses = False
+s = FTPServer((host, port), H)
+s.serve_forever()
+'''
+
+def start_ftp(root=None) -> Server:
+    "pyftpdlib serving `root` to anonymous, and `root/home` to `FTP_USER`/`FTP_PASSWORD`"
+    tmp = None
+    if root is None: tmp = tempfile.mkdtemp(prefix='uri1630-ftp-'); root = make_tree(tmp)
+    home = Path(root) / 'home'; home.mkdir(exist_ok=True)
+    (home / 'private.txt').write_text(f"for {FTP_USER} only\n")
+    port = free_port()
+    return _spawn('pyftpdlib', [sys.executable, '-c', _FTPD, HOST, str(port), str(root), FTP_USER, FTP_PASSWORD],
+                  port, root, tmp)
+
+
+# ---- Gopher: pygopherd -------------------------------------------------------------------------------
+
+_GOPHERD_CONF = """[pygopherd]
+detach = no
+port = {port}
+interface = {host}
+servername = {host}
+servertype = ThreadingTCPServer
+timeout = 20
+abstract_headers = off
+abstract_entries = never
+tracebacks = no
+usechroot = no
+enable_tls = no
+root = {root}
+mimetypes = /etc/pygopherd/mime.types:/etc/mime.types
+encoding = list(mimetypes.encodings_map.items())
+
+[logger]
+logmethod = none
+
+[GopherEntry]
+defaultmimetype = text/plain
+mapping = [['text/html', 'h'], ['text/.+', '0'], ['image/gif', 'g'], ['image/.+', 'I'],
+        ['application/gopher-menu', '1'], ['application/gopher\\\\+-menu', '1'],
+        ['application/.+', '9'], ['.*', '0']]
+eaexts = {{'.abstract' : 'ABSTRACT'}}
+
+[handlers.HandlerMultiplexer]
+handlers = [scriptexec.ExecHandler, gophermap.BuckGophermapHandler, UMN.UMNDirHandler, file.FileHandler]
+
+[handlers.dir.DirHandler]
+ignorepatt = /gophermap$|~$
+cachetime = 0
+cachefile = .cache.pygopherd.dir
+
+[handlers.UMN.UMNDirHandler]
+extstrip = none
+
+[protocols.ProtocolMultiplexer]
+protocols = [gopherp.GopherPlusProtocol, rfc1436.GopherProtocol]
+
+[protocols.gopherp.GopherPlusProtocol]
+admin = uri1630 tests <nobody@localhost>
+"""
+
+# a search engine for pygopherd's ExecHandler: the search string arrives in $SEARCHREQUEST
+_SEARCH = """#!/bin/sh
+printf 'iYou searched for: %s\\tfake\\t(NULL)\\t0\\r\\n' "$SEARCHREQUEST"
+printf '0Result for %s\\t/pub/hello.txt\\t{host}\\t{port}\\r\\n' "$SEARCHREQUEST"
+printf '.\\r\\n'
+"""
+
+def start_gopher(root=None) -> Server:
+    "pygopherd (Debian) serving `root` on 127.0.0.1, with a search engine at selector `/search`"
+    tmp = tempfile.mkdtemp(prefix='uri1630-gopher-')
+    if root is None: root = make_tree(Path(tmp) / 'root')
+    root = Path(root)
+    (root / 'gophermap').write_text("iuri1630 test gopher server\tfake\t(NULL)\t0\n"
+                                    "0Hello\t/pub/hello.txt\n0Dots\t/pub/dots.txt\n1Pub\t/pub\n"
+                                    "7Search\t/search\n9Data\t/pub/data.bin\n")
+    port = free_port()
+    s = root / 'search'; s.write_text(_SEARCH.format(host=HOST, port=port)); s.chmod(0o755)
+    conf = Path(tmp) / 'pygopherd.conf'
+    conf.write_text(_GOPHERD_CONF.format(port=port, host=HOST, root=root))
+    return _spawn('pygopherd', [PYGOPHERD, str(conf)], port, root, tmp, cwd=tmp)
+
+
+# ---- A recording proxy: what a client sends, byte for byte --------------------------------------------
+
+class Recorder:
+    "Proxy on 127.0.0.1 that forwards to `target` and records each connection's client-to-server bytes"
+    def __init__(self, target_port, target_host=HOST):
+        self.target = (target_host, target_port)
+        self.sessions = []              # one bytearray per accepted connection, in order
+        self._lock = threading.Lock()
+        self._sock = socket.create_server((HOST, 0)); self.port = self._sock.getsockname()[1]
+        self.host = HOST
+        self._stop = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self._stop:
+            try: c, _ = self._sock.accept()
+            except OSError: return
+            rec = bytearray()
+            with self._lock: self.sessions.append(rec)
+            try: u = socket.create_connection(self.target, timeout=10)
+            except OSError: c.close(); continue
+            threading.Thread(target=self._pipe, args=(c, u, rec), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(u, c, None), daemon=True).start()
+
+    @staticmethod
+    def _pipe(src, dst, rec):
+        try:
+            while True:
+                b = src.recv(65536)
+                if not b: break
+                if rec is not None: rec += b
+                dst.sendall(b)
+        except OSError: pass
+        finally:
+            for s in (dst,):
+                try: s.shutdown(socket.SHUT_WR)
+                except OSError: pass
+
+    def take(self, wait=0.3) -> list:
+        "The recorded sessions so far (as bytes), clearing the record"
+        time.sleep(wait)
+        with self._lock: out = [bytes(r) for r in self.sessions]; self.sessions.clear()
+        return out
+
+    def close(self):
+        self._stop = True
+        try: self._sock.close()
+        except OSError: pass
+    def __enter__(self): return self
+    def __exit__(self, *a): self.close()
+
+
+# ---- Misbehaving servers for failure cases -------------------------------------------------------------
+
+class Misbehaving:
+    "One-shot socket server on 127.0.0.1: `script(conn)` decides what to do with each connection"
+    def __init__(self, script):
+        self.script = script
+        self._sock = socket.create_server((HOST, 0)); self.port = self._sock.getsockname()[1]
+        self.host = HOST
+        self.received = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try: c, _ = self._sock.accept()
+            except OSError: return
+            threading.Thread(target=self._run, args=(c,), daemon=True).start()
+
+    def _run(self, c):
+        try: self.script(c, self.received)
+        except OSError: pass
+        finally: c.close()
+
+    def close(self):
+        try: self._sock.close()
+        except OSError: pass
+    def __enter__(self): return self
+    def __exit__(self, *a): self.close()
+
+
+def read_until(c, marker=b'\r\n', limit=65536) -> bytes:
+    "Read from socket `c` until `marker` (or close)"
+    buf = b''
+    while marker not in buf and len(buf) < limit:
+        b = c.recv(4096)
+        if not b: break
+        buf += b
+    return buf
