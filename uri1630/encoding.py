@@ -170,6 +170,12 @@ def _convert_path(path, off, level, R, encoding, text, trace=None):
     return '/'.join(out)
 
 # %% ../nbs/06_encoding.ipynb #dcf2fbac
+def _uri_text(uri, name='uri'):
+    "The text of `uri`, a `str` or a `URI`; `TypeError` for anything else (bytes are not silently `str()`-ed)"
+    if isinstance(uri, str): return uri
+    if isinstance(uri, URI): return str(uri)
+    raise TypeError(f"{name} must be str or URI, not {type(uri).__name__}")
+
 def _to_level(text, L, encoding, reserved, trace=None):
     "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
     u = parse(text)
@@ -193,7 +199,7 @@ def to_level(uri:Union[str, URI],               # the URI or partial form (text 
              reserved:str="rfc1630",            # whose reserved set stays untouched: "rfc1630" or "rfc1738"
             ) -> str:
     "Re-encode `uri` at `level` without changing its meaning: reserved characters keep their state, valid escapes are never double-encoded"
-    return _to_level(uri if isinstance(uri, str) else str(uri), as_level(level), encoding, reserved)
+    return _to_level(_uri_text(uri), as_level(level), encoding, reserved)
 
 # %% ../nbs/06_encoding.ipynb #a8109a68
 def canonical(uri:Union[str, URI],    # the URI or partial form, text or parsed
@@ -218,6 +224,7 @@ class Change(NamedTuple):
 
 def char_class(unit:str) -> str:
     "The class of a character or `%XX` escape: alnum, safe, extra, reserved, escape or unsafe"
+    if not _need_str(unit, 'unit'): raise URIError("a void unit has no class: pass a character or a %XX escape", unit, None, 'escape')
     if len(unit) >= 3 and unit[0] == '%': return 'escape'
     c = unit[:1]
     if c in ALNUM: return 'alnum'
@@ -229,7 +236,7 @@ def char_class(unit:str) -> str:
 def explain_level(uri:Union[str, URI], level:Union[str, Level, frozenset]="canonical",
                   encoding:str="latin-1", reserved:str="rfc1630") -> tuple:
     "The `Change` of every unit of `uri` when it is brought to `level` (same arguments as `to_level`)"
-    text, trace = (uri if isinstance(uri, str) else str(uri)), []
+    text, trace = _uri_text(uri), []
     _to_level(text, as_level(level), encoding, reserved, trace)
     return tuple(Change(src, out, pos, char_class(src), why) for src, out, pos, why in trace)
 
@@ -308,7 +315,7 @@ def compare(a:Union[str, URI],       # one URI or partial form
             reserved:str="rfc1630",  # whose reserved set is never decoded
            ) -> Comparison:
     "Compare `a` and `b` at the same encoding level, part by part, with a reason for every difference"
-    ra, rb = parse(str(a)), parse(str(b))
+    ra, rb = parse(_uri_text(a, 'a')), parse(_uri_text(b, 'b'))
     ca, cb = parse(canonical(a, encoding, reserved)), parse(canonical(b, encoding, reserved))
     reasons = tuple(r for r in (_part_reason(p, x, y, cx, cy) for p, x, y, cx, cy in zip(URI._fields, ra, rb, ca, cb)) if r)
     return Comparison(all(r.kind in ('case', 'encoding', 'void-fragment') for r in reasons), reasons)
