@@ -1,2 +1,2 @@
-"""The ipywidgets explorers (optional extra: pip install "uri1630[widgets]"). Hand-written: re-exports each widget module."""
+"""The ipywidgets explorers (optional extra: pip install "uri1630[widgets]"); re-exports each widget module."""
 from .encoding import *
