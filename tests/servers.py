@@ -9,7 +9,7 @@
 
 Every server listens on 127.0.0.1 only, on a free port; `Server.stop()` ends it by its PID.
 """
-import os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import atexit, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 from pathlib import Path
 
 HOST = '127.0.0.1'
@@ -79,6 +79,7 @@ def _spawn(name, args, port, root=None, tmp=None, **kw):
     proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True, **kw)
     srv = Server(name, proc, port, root, tmp)
+    atexit.register(srv.stop)          # never outlive the process that started it, even if a test fails midway
     try: _wait_listening(proc, port, name)
     except BaseException: srv.stop(); raise
     return srv
