@@ -5,17 +5,18 @@
 # %% auto #0
 __all__ = ['ALPHA', 'DIGIT', 'SAFE', 'EXTRA', 'RESERVED', 'HEX', 'NATIONAL', 'PUNCTUATION', 'SAFE_URL', 'ALPHANUM2',
            'RFC1738_SAFE', 'RFC1738_EXTRA', 'RFC1738_NATIONAL', 'RFC1738_PUNCTUATION', 'RFC1738_RESERVED',
-           'RFC1738_UNSAFE', 'RFC1738_UNRESERVED', 'CLASSES', 'ESCAPE_RE', 'XALPHA_RE', 'XPALPHA_RE', 'IALPHA_RE',
-           'SEARCH_RE', 'GRAMMARS', 'GENERIC', 'GENERIC_AS_PRINTED', 'GENERIC_FUTURE_ESCAPES', 'GenericGrammar',
-           'describe_char', 'register_grammar', 'validate', 'is_valid']
+           'RFC1738_UNSAFE', 'RFC1738_UNRESERVED', 'CLASSES', 'ESCAPE_RE', 'XALPHA_RE', 'XPALPHA_RE', 'XALPHAS_RE',
+           'IALPHA_RE', 'SEARCH_RE', 'GRAMMARS', 'GENERIC', 'GENERIC_AS_PRINTED', 'GENERIC_FUTURE_ESCAPES',
+           'GenericGrammar', 'describe_char', 'register_grammar', 'validate', 'is_valid']
 
-# %% ../nbs/23_bnf_generic.ipynb #f3cbac46
-import re
+# %% ../nbs/23_bnf_generic.ipynb #8611c1bd
+import re, sys
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Callable
 from .errors import URIError, URISyntaxError, _need_str
 
-# %% ../nbs/23_bnf_generic.ipynb #9bca1831
+# %% ../nbs/23_bnf_generic.ipynb #c50648fe
 # RFC 1630 "BNF of Generic URI Syntax", p. 23
 ALPHA = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # alpha
 DIGIT = "0123456789"                     # digit
@@ -29,7 +30,7 @@ PUNCTUATION = "<>"                       # punctuation < | >
 SAFE_URL = "$-_@.&+-"                    # safe        $ | - | _ | @ | . | & | + | -
 ALPHANUM2 = ALPHA + DIGIT + "-_.+"       # alphanum2   alpha | digit | - | _ | . | +
 
-# %% ../nbs/23_bnf_generic.ipynb #b2878f43
+# %% ../nbs/23_bnf_generic.ipynb #b1e005da
 # RFC 1738 section 5 ("BNF for specific URL schemes") and section 2.2 ("URL Character Encoding Issues")
 RFC1738_SAFE = "$-_.+"                   # safe        "$" | "-" | "_" | "." | "+"
 RFC1738_EXTRA = "!*'(),"                 # extra       "!" | "*" | "'" | "(" | ")" | ","
@@ -39,7 +40,7 @@ RFC1738_RESERVED = ";/?:@=&"             # reserved    ";" | "/" | "?" | ":" | "
 RFC1738_UNSAFE = " <>\"#%{}|\\^~[]`"     # section 2.2 "Unsafe": space < > " # % { } | \ ^ ~ [ ] `
 RFC1738_UNRESERVED = ALPHA + DIGIT + RFC1738_SAFE + RFC1738_EXTRA  # unreserved = alpha | digit | safe | extra
 
-# %% ../nbs/23_bnf_generic.ipynb #e14d651f
+# %% ../nbs/23_bnf_generic.ipynb #6f3f2ca6
 CLASSES = MappingProxyType({name: frozenset(chars) for name, chars in dict(
     alpha=ALPHA, digit=DIGIT, safe=SAFE, extra=EXTRA, reserved=RESERVED, hex=HEX, national=NATIONAL,
     punctuation=PUNCTUATION, safe_url=SAFE_URL, alphanum2=ALPHANUM2,
@@ -47,18 +48,30 @@ CLASSES = MappingProxyType({name: frozenset(chars) for name, chars in dict(
     rfc1738_punctuation=RFC1738_PUNCTUATION, rfc1738_reserved=RFC1738_RESERVED,
     rfc1738_unsafe=RFC1738_UNSAFE, rfc1738_unreserved=RFC1738_UNRESERVED).items()})
 
-# %% ../nbs/23_bnf_generic.ipynb #6881ce5a
+# %% ../nbs/23_bnf_generic.ipynb #f4e1c6ed
 def _cls(chars:str) -> str:
     "A regex character class matching exactly the characters of `chars`"
     return '[' + ''.join(re.escape(c) for c in sorted(set(chars))) + ']'
 
+_P = '+' if sys.version_info >= (3, 11) else ''   # possessive `*+` where the engine has it: a run is never given back
+
+def _many(chars:str, esc:str=None) -> str:
+    "`(?:[chars]|esc)*` written as the unrolled loop `[chars]*(?:esc[chars]*)*`: the same language, matched run by run"
+    k = _cls(chars)
+    return f"{k}*{_P}" if esc is None else f"{k}*{_P}(?:{esc}{k}*{_P})*{_P}"
+
+def _some(chars:str, esc:str=None) -> str:
+    "`(?:[chars]|esc)+`: one unit, then `_many`"
+    return f"(?:{_cls(chars)}|{esc}){_many(chars, esc)}" if esc else f"{_cls(chars)}+"
+
 ESCAPE_RE = f"%{_cls(HEX)}{{2}}"                                   # escape   % hex hex
 XALPHA_RE = f"(?:{_cls(ALPHA+DIGIT+SAFE+EXTRA)}|{ESCAPE_RE})"      # xalpha   alpha | digit | safe | extra | escape
 XPALPHA_RE = f"(?:{_cls(ALPHA+DIGIT+SAFE+EXTRA+'+')}|{ESCAPE_RE})" # xpalpha  xalpha | +
-IALPHA_RE = f"{_cls(ALPHA)}{XALPHA_RE}*"                           # ialpha   alpha [ xalphas ]
-SEARCH_RE = f"{XALPHA_RE}+(?:\\+{XALPHA_RE}+)*"                     # search   xalphas [ + search ]
+XALPHAS_RE = _some(ALPHA+DIGIT+SAFE+EXTRA, ESCAPE_RE)              # xalphas  xalpha [ xalphas ]
+IALPHA_RE = f"{_cls(ALPHA)}{_many(ALPHA+DIGIT+SAFE+EXTRA, ESCAPE_RE)}"  # ialpha   alpha [ xalphas ]
+SEARCH_RE = f"{XALPHAS_RE}(?:\\+{XALPHAS_RE})*"                     # search   xalphas [ + search ]
 
-# %% ../nbs/23_bnf_generic.ipynb #846a7fa8
+# %% ../nbs/23_bnf_generic.ipynb #0403240a
 class GenericGrammar:
     "The generic BNF of RFC 1630, with or without the four repairs: a fast recogniser and a diagnosing scanner"
     def __init__(self,
@@ -72,18 +85,22 @@ class GenericGrammar:
         self.colon_in_path,self.void_fragment,self.future_escapes = colon_in_path,void_fragment,future_escapes
         self.pchars = frozenset(ALPHA+DIGIT+SAFE+EXTRA+'+' + (':' if colon_in_path else ''))
         self.xchars = frozenset(ALPHA+DIGIT+SAFE+EXTRA)
-        esc = f"{ESCAPE_RE}|%" if future_escapes else ESCAPE_RE
-        p = f"(?:{_cls(''.join(self.pchars))}|{esc})"
-        x = f"(?:{_cls(''.join(self.xchars))}|{esc})"
-        seg = f"{p}+" if long_segments else f"{p}{{1,2}}"
-        path = f"(?:{p}|/)*" if void_segments else f"(?:{seg}(?:/{seg})*/?)?"
-        frag = f"{x}{'*' if void_fragment else '+'}"
-        tail = f"{path}(?:\\?{x}+(?:\\+{x}+)*)?(?:#{frag})?"
-        self.absolute_re = re.compile(f"{IALPHA_RE}:{tail}")
-        self.partial_re = re.compile(f"(?:{IALPHA_RE}:)?{tail}")
+        self.path_chars, self.search_chars = self.pchars | {'/'}, self.xchars | {'+'}   # what a path, a search may hold
+        # a future-extension `%` may be followed by anything; `% hex hex` is then `%` and two alphanumerics: `%` joins the class
+        pc, xc, esc = ''.join(self.pchars), ''.join(self.xchars), ESCAPE_RE
+        if future_escapes: pc, xc, esc = pc + '%', xc + '%', None
+        p = f"(?:{_cls(pc)}|{esc})" if esc else _cls(pc)                  # xpalpha
+        seg = _some(pc, esc) if long_segments else f"{p}{{1,2}}"          # xpalphas
+        path = _many(pc + '/', esc) if void_segments else f"(?:{seg}(?:/{seg})*/?)?"
+        frag = (_many if void_fragment else _some)(xc, esc)               # fragmentid
+        search = f"{_some(xc, esc)}(?:\\+{_some(xc, esc)})*"            # search  xalphas [ + search ]
+        tail = f"{path}(?:\\?{search})?(?:#{frag})?"
+        ialpha = f"{_cls(ALPHA)}{_many(xc, esc)}"
+        self.absolute_re = re.compile(f"{ialpha}:{tail}")
+        self.partial_re = re.compile(f"(?:{ialpha}:)?{tail}")
     def __repr__(self): return f"GenericGrammar({self.name!r})"
 
-# %% ../nbs/23_bnf_generic.ipynb #407208ae
+# %% ../nbs/23_bnf_generic.ipynb #b816a4b4
 def describe_char(c:str) -> str:
     "Name a character and its RFC 1630 class, for error messages"
     if len(_need_str(c, 'c')) != 1: raise URIError(f"expected one character, not {len(c)}", c)
@@ -97,7 +114,7 @@ def describe_char(c:str) -> str:
         if c in CLASSES[name]: return f"{c!r} ({name})"
     return repr(c)
 
-# %% ../nbs/23_bnf_generic.ipynb #20f7f1f8
+# %% ../nbs/23_bnf_generic.ipynb #8e0214b3
 def _fail(text, i, rule, what):
     raise URISyntaxError(what, text, i, rule)
 
@@ -108,16 +125,28 @@ def _check_escape(text, i, n, future=False):
         _fail(text, i, 'escape', "'%' must be followed by two hexadecimal digits (Example 3)")
     return 3
 
-def _scan_chars(text, i, end, allowed, rule, future=False):
-    "Scan `text[i:end]` for characters in `allowed` or escapes; return `end` or raise"
-    while i < end:
-        c = text[i]
-        if c == '%': i += _check_escape(text, i, end, future); continue
-        if c not in allowed: _fail(text, i, rule, f"{describe_char(c)} is not allowed here")
-        i += 1
-    return i
+@lru_cache(maxsize=None)
+def _offender(allowed:frozenset, future:bool=False):
+    "A regex finding the first character outside `allowed` that is not the `%` of an escape, or a malformed escape"
+    return re.compile(f"[^{_cls(allowed)[1:-1]}%]" + ("" if future else f"|%(?!{_cls(HEX)}{{2}})"))
 
-# %% ../nbs/23_bnf_generic.ipynb #c6823a2d
+def _first_offender(text, i, end, allowed, future=False) -> int:
+    "Index of the first character of `text[i:end]` outside `allowed` and escapes (or of a malformed `%`), or -1"
+    m = _offender(allowed, future).search(text, i, end)   # `end` bounds the look-ahead too: `%4` before `?` is malformed
+    return -1 if m is None else m.start()
+
+def _offend(text, j, rule, where="here"):
+    "Raise for the offending character at `j`: a malformed escape, or a character not allowed `where`"
+    if text[j] == '%': _fail(text, j, 'escape', "'%' must be followed by two hexadecimal digits (Example 3)")
+    _fail(text, j, rule, f"{describe_char(text[j])} is not allowed {where}")
+
+def _scan_chars(text, i, end, allowed, rule, future=False, where="here"):
+    "Scan `text[i:end]` for characters in `allowed` or escapes; return `end` or raise at the first offender"
+    j = _first_offender(text, i, end, allowed, future)
+    if j >= 0: _offend(text, j, rule, where)
+    return end
+
+# %% ../nbs/23_bnf_generic.ipynb #92087dd1
 def _diagnose(g:GenericGrammar, text:str, partial:bool):
     "Find the first position where `text` leaves grammar `g`, and raise `URISyntaxError` there"
     n = len(text)
@@ -136,7 +165,9 @@ def _diagnose(g:GenericGrammar, text:str, partial:bool):
         what = (f"{describe_char(text[j])} is not allowed in a scheme name" if j < n and text[j] not in ':/?#'
                 else "a URI must start with a scheme name and ':' (before any '/'); this is a partial form")
         _fail(text, j, 'scheme', what)
-    # path
+    # path: with long and void segments it is a flat run of xpalphas and `/`, scanned in one jump
+    if g.long_segments and g.void_segments and g.colon_in_path:
+        i = _scan_chars(text, i, pend, g.path_chars, 'xpalpha', g.future_escapes, "in a path")
     seg = 0
     while i < pend:
         ch = text[i]
@@ -151,24 +182,19 @@ def _diagnose(g:GenericGrammar, text:str, partial:bool):
         if seg > 2 and not g.long_segments: _fail(text, i, 'xpalphas', "a path segment longer than two characters is not derivable from 'xpalphas  xpalpha [ xpalpha ]'")
         i += step
     # search
-    if q >= 0:
-        i = q + 1; word = 0
-        while i < uend:
-            ch = text[i]
-            if ch == '+':
-                if word == 0: _fail(text, i, 'search', "a void word in a search: '+' must follow xalphas")
-                word = 0; i += 1; continue
-            if ch == '%': i += _check_escape(text, i, uend, g.future_escapes); word += 1; continue
-            if ch not in g.xchars: _fail(text, i, 'xalpha', f"{describe_char(ch)} is not allowed in a search")
-            word += 1; i += 1
-        if word == 0: _fail(text, uend, 'search', "a search cannot be void or end with '+': 'search  xalphas [ + search ]'")
+    if q >= 0:   # a bad character before the first void word ('+' at the start or after '+'), that word, a void end
+        plus = q + 1 if text.startswith('+', q + 1) else text.find('++', q + 1, uend) + 1 or uend
+        j = _first_offender(text, q + 1, plus, g.search_chars, g.future_escapes)
+        if j >= 0: _offend(text, j, 'xalpha', "in a search")
+        if plus < uend: _fail(text, plus, 'search', "a void word in a search: '+' must follow xalphas")
+        if q + 1 == uend or text[uend - 1] == '+': _fail(text, uend, 'search', "a search cannot be void or end with '+': 'search  xalphas [ + search ]'")
     # fragment
     if h >= 0:
         if h + 1 == n and not g.void_fragment: _fail(text, n, 'fragmentid', "a void fragment-id after '#' is not derivable from 'fragmentid  xalphas'")
         _scan_chars(text, h+1, n, g.xchars, 'xalpha', g.future_escapes)
     raise AssertionError(f"internal: recogniser and scanner disagree on {text!r}")  # never reached when they agree
 
-# %% ../nbs/23_bnf_generic.ipynb #b09e3957
+# %% ../nbs/23_bnf_generic.ipynb #6f63012a
 GRAMMARS: dict = {}
 
 def register_grammar(name:str,         # the name `validate(..., grammar=name)` will use
@@ -190,18 +216,18 @@ register_grammar('generic-as-printed', _generic_check(GENERIC_AS_PRINTED))
 GENERIC_FUTURE_ESCAPES = GenericGrammar('generic-future-escapes', future_escapes=True)
 register_grammar('generic-future-escapes', _generic_check(GENERIC_FUTURE_ESCAPES))
 
-# %% ../nbs/23_bnf_generic.ipynb #424121d9
+# %% ../nbs/23_bnf_generic.ipynb #9c3cfd3c
 def validate(text:str,               # the URI (or, with `partial`, the partial form) to check
              grammar:str="generic",  # a name in `GRAMMARS`: "generic", "generic-as-printed", ...
              partial:bool=False,     # accept a partial (relative) form: the scheme becomes optional
             ) -> None:
     "Raise `URISyntaxError` (with `.position` and `.rule`) unless `text` is derivable from `grammar`"
-    _need_str(text)
+    if type(text) is not str: _need_str(text)
     try: check = GRAMMARS[grammar]
     except KeyError: raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}") from None
     check(text, partial)
 
-# %% ../nbs/23_bnf_generic.ipynb #76f7fca3
+# %% ../nbs/23_bnf_generic.ipynb #59917829
 def is_valid(text:str, grammar:str="generic", partial:bool=False) -> bool:
     "`True` if `validate(text, grammar, partial)` would not raise"
     try: validate(text, grammar, partial)
