@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['BLOCK', 'parts', 'demo', 'main']
 
-# %% ../nbs/30_cli.ipynb #87bc7023
+# %% ../nbs/30_cli.ipynb #75be1a18
 import argparse, contextlib, dataclasses, io, json, sys
 from .errors import URIError
 from .syntax import parse
@@ -13,7 +13,7 @@ from .grammar import GRAMMARS, validate
 from .encoding import LEVELS, canonical, compare, equivalent, to_level
 from .context import extract
 
-# %% ../nbs/30_cli.ipynb #eef29dff
+# %% ../nbs/30_cli.ipynb #ce9b2b79
 BLOCK = 8192   # lines per write when streaming
 
 def _lines(stream):
@@ -32,7 +32,7 @@ def _stream(fn, items, out, err, name='line') -> int:
     if buf: out.write('\n'.join(buf) + '\n')
     return bad
 
-# %% ../nbs/30_cli.ipynb #bc3f8ec4
+# %% ../nbs/30_cli.ipynb #bcfb16ea
 def _inputs(args:list, stdin) -> tuple:
     "(items, streaming): the URIs given, or the lines of `stdin` if `args` is `['-']`"
     return (_lines(stdin), True) if args == ['-'] else (args, False)
@@ -42,7 +42,7 @@ def _caret(text:str, e:URIError) -> str:
     pos = e.position if e.position is not None else len(text)
     return f"{text}\n{' ' * pos}^ {e.rule}: {e.message}"
 
-# %% ../nbs/30_cli.ipynb #31e0a56a
+# %% ../nbs/30_cli.ipynb #d3923a0b
 def _value(v):
     "A JSON-able form of a part's value"
     if v is None or isinstance(v, (str, int, float, bool)): return v
@@ -61,7 +61,7 @@ def parts(uri:str) -> dict:
         if f.name != 'text': d[f.name] = _value(getattr(s, f.name))
     return d
 
-# %% ../nbs/30_cli.ipynb #883d4439
+# %% ../nbs/30_cli.ipynb #e289e54c
 def _cmd_parse(a, stdin, out, err) -> int:
     items, streaming = _inputs(a.uri, stdin)
     if streaming or a.json:
@@ -74,7 +74,7 @@ def _cmd_parse(a, stdin, out, err) -> int:
         out.write(''.join(f"{k}: {'(absent)' if v is None else v}\n" for k, v in d.items()))
     return int(bad > 0)
 
-# %% ../nbs/30_cli.ipynb #686f2cc5
+# %% ../nbs/30_cli.ipynb #a01541ff
 def _grammar(name:str) -> str:
     "`name` if it is a registered grammar, else a usage error"
     if name not in GRAMMARS:
@@ -99,14 +99,14 @@ def _cmd_check(a, stdin, out, err) -> int:
             except URIError as e: bad += 1; out.write(_caret(u, e) + '\n')
     return int(bad > 0)
 
-# %% ../nbs/30_cli.ipynb #3c277beb
+# %% ../nbs/30_cli.ipynb #8303bcca
 def _cmd_canon(a, stdin, out, err) -> int:
     items, _ = _inputs(a.uri, stdin)
     if a.level is None: fn = lambda u, enc=a.encoding: canonical(u, enc)
     else: fn = lambda u, lvl=a.level, enc=a.encoding: to_level(u, lvl, enc)
     return int(_stream(fn, items, out, err, 'URI') > 0)
 
-# %% ../nbs/30_cli.ipynb #eb56e187
+# %% ../nbs/30_cli.ipynb #c952c67c
 def _cmd_compare(a, stdin, out, err) -> int:
     if a.b == '-':
         diff = 0
@@ -121,7 +121,7 @@ def _cmd_compare(a, stdin, out, err) -> int:
     out.write(''.join(f"  {x.part}: {x.kind}: {x.detail}\n" for x in r.reasons))
     return 0 if r.equivalent else 1
 
-# %% ../nbs/30_cli.ipynb #aaa3b782
+# %% ../nbs/30_cli.ipynb #01738b32
 def _partial():
     "The `uri1630.partial` module (a usage error if this installation lacks it)"
     try: import uri1630.partial as P
@@ -145,7 +145,7 @@ def _cmd_relative(a, stdin, out, err) -> int:
     items, _ = _inputs(a.target, stdin)
     return int(_stream(lambda t: str(P.relative(a.context, t)), items, out, err, 'target') > 0)
 
-# %% ../nbs/30_cli.ipynb #9b81af4f
+# %% ../nbs/30_cli.ipynb #4de76635
 def _extract_stream(stream, out, hyphen='keep', bare=True, size=1 << 16) -> int:
     "Write the URLs wrapped in the text read from `stream`, one per line; returns how many"
     carry, n = '', 0
@@ -160,7 +160,7 @@ def _extract_stream(stream, out, hyphen='keep', bare=True, size=1 << 16) -> int:
         lt = rest.rfind('<')
         carry = rest[lt:] if lt >= 0 else ''
 
-# %% ../nbs/30_cli.ipynb #29073579
+# %% ../nbs/30_cli.ipynb #890e3aa2
 def _cmd_extract(a, stdin, out, err) -> int:
     if a.file in (None, '-'): _extract_stream(stdin, out, a.hyphen); return 0
     try: f = open(a.file, encoding='utf-8-sig', errors='surrogateescape')
@@ -168,7 +168,7 @@ def _cmd_extract(a, stdin, out, err) -> int:
     with f: _extract_stream(f, out, a.hyphen)
     return 0
 
-# %% ../nbs/30_cli.ipynb #0532a298
+# %% ../nbs/30_cli.ipynb #d7a62b38
 def demo(out=None):
     "Print uri1630's reading of RFC 1630's own examples"
     out = out or sys.stdout
@@ -188,7 +188,7 @@ def demo(out=None):
     for lvl in ("decoded", "canonical", "conservative", "alphanumeric"):
         p(f"  {lvl:>12}: {to_level('http://h/Zürich caf%E9?a+b%2Bc', lvl)}")
 
-# %% ../nbs/30_cli.ipynb #a4a2063a
+# %% ../nbs/30_cli.ipynb #e2b012d5
 def _parser() -> argparse.ArgumentParser:
     "The argument parser of `uri1630`"
     ap = argparse.ArgumentParser(prog='uri1630', description="RFC 1630 URIs from the shell. Where a command takes URIs, '-' reads them from stdin, one per line.")
@@ -219,7 +219,7 @@ def _parser() -> argparse.ArgumentParser:
 _COMMANDS = {'parse': _cmd_parse, 'check': _cmd_check, 'canon': _cmd_canon, 'compare': _cmd_compare,
              'resolve': _cmd_resolve, 'relative': _cmd_relative, 'extract': _cmd_extract}
 
-# %% ../nbs/30_cli.ipynb #ae84cb99
+# %% ../nbs/30_cli.ipynb #1f394e84
 def _std(stream, mode):
     "A UTF-8 text stream over the binary buffer of `stream` (as is, if it has none)"
     b = getattr(stream, 'buffer', None)
