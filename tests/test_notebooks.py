@@ -1,14 +1,17 @@
-"""Run every notebook in nbs/ as one pytest item, the way `nbdev_test` does (cells flagged `slow`/`notest` skipped)."""
+"""Run every notebook in nbs/ as one pytest item, the way `nbdev_test` does (cells flagged `slow`/`notest`
+skipped), each in a fresh Python process so no notebook sees another's state (e.g. registered schemes)."""
+import subprocess, sys
 from pathlib import Path
 import pytest
-import nbdev.test as nbt
 
 NBS = Path(__file__).resolve().parent.parent / "nbs"
 NOTEBOOKS = sorted(p for p in NBS.rglob("*.ipynb") if not any(part.startswith(('_', '.')) for part in p.relative_to(NBS).parts))
+RUN = ("import sys, pathlib, nbdev.test as nbt; ok, _ = nbt.test_nb(pathlib.Path(sys.argv[1]), skip_flags=['notest', 'slow'], showerr=True); "
+       "sys.exit(0 if ok else 1)")
 
 
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: str(p.relative_to(NBS)))
 def test_notebook(nb):
     """The notebook runs top to bottom: every test cell under every quoted RFC passage passes."""
-    ok, _ = nbt.test_nb(nb, skip_flags=["notest", "slow"], showerr=True)
-    assert ok, f"{nb.name} failed (see the traceback above)"
+    r = subprocess.run([sys.executable, "-c", RUN, str(nb)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, f"{nb.name} failed:\n{r.stderr[-6000:]}"
