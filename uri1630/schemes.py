@@ -6,7 +6,7 @@
 __all__ = ['DEFAULT_PORTS', 'URL_CHARS', 'SCHEMES', 'USER_CHARS', 'Source', 'split_url', 'SchemeURL', 'GenericURL',
            'register_scheme', 'parse_url', 'IPURL', 'Login', 'parse_login']
 
-# %% ../nbs/09_specific_schemes.ipynb #50d7aff5
+# %% ../nbs/09_specific_schemes.ipynb #e09a2c67
 import re, threading
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -16,22 +16,22 @@ from .errors import URIError, URISyntaxError, _need_str
 from .grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls
 from .encoding import unescape
 
-# %% ../nbs/09_specific_schemes.ipynb #537dd6d9
+# %% ../nbs/09_specific_schemes.ipynb #9649b13a
 # RFC 1738 §3.2–3.11: "If :<port> is omitted, the port defaults to N"
 DEFAULT_PORTS = MappingProxyType({
     "ftp": 21, "http": 80, "gopher": 70, "nntp": 119, "telnet": 23, "wais": 210, "prospero": 1525,
     "rlogin": 513, "tn3270": 23})
 
-# %% ../nbs/09_specific_schemes.ipynb #12e11f61
+# %% ../nbs/09_specific_schemes.ipynb #74dc1872
 # RFC 1630 URL BNF: xalpha | + | reserved (less # and space); RFC 1738 §5: xchar = unreserved | reserved | escape
 URL_CHARS = ''.join(sorted(set(ALPHA + DIGIT + SAFE_URL + EXTRA + RFC1738_EXTRA + ";/?:@=&")))
 
 @lru_cache(maxsize=64)
-def _run_re(allowed:str):
-    "A regex matching a run of `allowed` characters and `%XX` escapes (no backtracking: `%` is never in `allowed`)"
-    return re.compile(f"(?:{_cls(allowed.replace('%', ''))}|%{_cls(HEX)}{{2}})*")
+def _run_re(allowed:str, escapes:bool=True):
+    "A regex matching a run of `allowed` characters and (if `escapes`) `%XX` escapes (no backtracking: `%` is never in `allowed`)"
+    return re.compile(f"(?:{_cls(allowed.replace('%', ''))}|%{_cls(HEX)}{{2}})*" if escapes else f"{_cls(allowed.replace('%', ''))}*")
 
-# %% ../nbs/09_specific_schemes.ipynb #26ac1a43
+# %% ../nbs/09_specific_schemes.ipynb #c9f4f9f7
 class Source(NamedTuple):
     "The text a scheme parser reads: the whole `text` passed to `parse_url` and the span of its scheme-specific part"
     text: str                # the text the caller passed; every error position is an index into it
@@ -51,23 +51,24 @@ class Source(NamedTuple):
         "Raise `URISyntaxError(message)` at index `pos` of `text`, naming `rule`"
         raise URISyntaxError(message, self.text, pos, rule)
 
-# %% ../nbs/09_specific_schemes.ipynb #35ff4fdd
-def _check(self:Source, i:int, j:int, allowed:str, rule:str) -> str:
-    "Check that `text[i:j]` holds only characters of `allowed` and `%XX` escapes; return that raw text"
+# %% ../nbs/09_specific_schemes.ipynb #0b28cd47
+def _check(self:Source, i:int, j:int, allowed:str, rule:str, escapes:bool=True) -> str:
+    "Check that `text[i:j]` holds only characters of `allowed` and (if `escapes`) `%XX` escapes; return that raw text"
     t = self.text
-    k = _run_re(allowed).match(t, i, j).end()
+    k = _run_re(allowed, escapes).match(t, i, j).end()
     if k < j:
-        if t[k] == '%': self.fail(k, 'escape', "'%' must be followed by two hexadecimal digits; a percent sign as such is written %25")
+        if t[k] == '%' and escapes: self.fail(k, 'escape', "'%' must be followed by two hexadecimal digits; a percent sign as such is written %25")
         self.fail(k, rule, f"{describe_char(t[k])} is not allowed here; it must be encoded")
     return t[i:j]
 
-def _decode(self:Source, i:int, j:int, allowed:str, rule:str) -> str:
+def _decode(self:Source, i:int, j:int, allowed:str, rule:str, escapes:bool=True) -> str:
     "Check `text[i:j]` as `check` does, then decode its escapes (one character per octet: ISO Latin 1)"
-    return unescape(_check(self, i, j, allowed, rule))
+    raw = _check(self, i, j, allowed, rule, escapes)
+    return unescape(raw) if escapes else raw
 
 Source.check, Source.decode = _check, _decode
 
-# %% ../nbs/09_specific_schemes.ipynb #81ae8bb2
+# %% ../nbs/09_specific_schemes.ipynb #64eac271
 _SCHEME_CHARS = {"1738": frozenset(ALPHA + DIGIT + "+-."), "1630": frozenset(ALPHA + DIGIT + SAFE_URL + EXTRA)}
 
 def _read_scheme(text, i, end, rfc):
@@ -81,7 +82,7 @@ def _read_scheme(text, i, end, rfc):
         raise URISyntaxError("a scheme name starts with a letter", text, i, 'scheme')
     return k
 
-# %% ../nbs/09_specific_schemes.ipynb #8a82e76f
+# %% ../nbs/09_specific_schemes.ipynb #8d882734
 def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `<URL:…>`
               rfc:str="1738",   # "1738" or "1630": whose reading to follow where the RFCs disagree
              ) -> Source:
@@ -100,7 +101,7 @@ def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `
     if h >= 0: src = src._replace(fragment=src.check(h + 1, end, URL_CHARS, 'fragmentid'))
     return src
 
-# %% ../nbs/09_specific_schemes.ipynb #931c2a5a
+# %% ../nbs/09_specific_schemes.ipynb #8fe27ee1
 @dataclass(frozen=True, slots=True)
 class SchemeURL:
     "Base of every scheme object: `str()` is the URL as written; equal when the parsed parts are equal"
@@ -109,7 +110,7 @@ class SchemeURL:
 
     def __str__(self): return self.text
 
-# %% ../nbs/09_specific_schemes.ipynb #3dc31438
+# %% ../nbs/09_specific_schemes.ipynb #822cb0be
 @dataclass(frozen=True, slots=True)
 class GenericURL(SchemeURL):
     "A URL of an unknown or experimental (`x-`) scheme: RFC 1630's generic `scheme : path [ ? search ] [ # fragmentid ]`"
@@ -125,7 +126,7 @@ def _parse_generic(src:Source) -> GenericURL:
     search = None if q < 0 else src.check(q + 1, src.end, URL_CHARS, 'search')
     return GenericURL(src.url, src.scheme, path, search, src.fragment)
 
-# %% ../nbs/09_specific_schemes.ipynb #fd32b126
+# %% ../nbs/09_specific_schemes.ipynb #4d7ceb47
 _REGISTRY = {}
 _LOCK = threading.Lock()
 SCHEMES = MappingProxyType(_REGISTRY)   # read-only live view: scheme name -> parser
@@ -147,7 +148,7 @@ def register_scheme(name:str,                               # the scheme name (a
             raise URIError(f"scheme {key!r} is already registered; pass replace=True to replace it", rule='register_scheme')
         _REGISTRY[key] = parser
 
-# %% ../nbs/09_specific_schemes.ipynb #120bfc59
+# %% ../nbs/09_specific_schemes.ipynb #d7bf2e52
 def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<URL:…>`
               rfc:str="1738",  # "1738" or "1630": whose reading to follow where the RFCs disagree
              ) -> SchemeURL:
@@ -158,7 +159,7 @@ def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<
     if not isinstance(obj, SchemeURL): raise TypeError(f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL")
     return obj
 
-# %% ../nbs/09_specific_schemes.ipynb #a3e98733
+# %% ../nbs/09_specific_schemes.ipynb #75596378
 @dataclass(frozen=True, slots=True)
 class IPURL(SchemeURL):
     "Base of the IP-based schemes: RFC 1738 §3.1 `//<user>:<password>@<host>:<port>`"
@@ -177,7 +178,7 @@ class IPURL(SchemeURL):
         "The port to connect to: `port`, or else `default_port`"
         return self.default_port if self.port is None else self.port
 
-# %% ../nbs/09_specific_schemes.ipynb #ff0911d8
+# %% ../nbs/09_specific_schemes.ipynb #7cb8a167
 # RFC 1738 §5: user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise; uchar = unreserved | escape
 USER_CHARS = ''.join(sorted(set(ALPHA + DIGIT + "$-_.+!*'()," + ";?&=")))
 _LABEL = frozenset(ALPHA + DIGIT + "-")
@@ -198,7 +199,7 @@ def _check_host(src, i, j):
         src.fail(j - len(labels[-1]), 'hostname', "the rightmost domain label never starts with a digit")
     return t[i:j]
 
-# %% ../nbs/09_specific_schemes.ipynb #f137f265
+# %% ../nbs/09_specific_schemes.ipynb #efd644c4
 class Login(NamedTuple):
     "The parts of RFC 1738 §3.1's `//<user>:<password>@<host>:<port>`, and where the login ends"
     user: Optional[str]      # decoded; `None` when absent
@@ -207,7 +208,7 @@ class Login(NamedTuple):
     port: Optional[int]      # `None` when absent
     end: int                 # index (in `src.text`) just after the login: the `/` (or other stop) or `src.end`
 
-# %% ../nbs/09_specific_schemes.ipynb #6ce476fd
+# %% ../nbs/09_specific_schemes.ipynb #e5cc6bcd
 def parse_login(src:Source,          # what `split_url` read
                 stops:str="/",       # characters that end the login (http also ends it at `?`)
                 user:bool=True,      # whether `user:password@` is allowed
