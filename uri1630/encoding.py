@@ -6,15 +6,16 @@
 __all__ = ['ALNUM', 'ESCAPE_SAFE', 'LEVELS', 'escape', 'unescape', 'reserved_set', 'Level', 'as_level', 'to_level', 'canonical',
            'Change', 'char_class', 'explain_level', 'equivalent', 'Reason', 'Comparison', 'compare']
 
-# %% ../nbs/06_encoding.ipynb #e89f2ed9
+# %% ../nbs/06_encoding.ipynb #f35d11b1
 import re
 from types import MappingProxyType
 from typing import NamedTuple, Optional, Union, Iterable
 from .errors import URIError, URISyntaxError, URIEncodingError, _need_str
-from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, describe_char
+from functools import lru_cache
+from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, describe_char, _cls
 from .syntax import URI, parse
 
-# %% ../nbs/06_encoding.ipynb #9f36e672
+# %% ../nbs/06_encoding.ipynb #2a5f9b5e
 ALNUM = ALPHA + DIGIT
 ESCAPE_SAFE = SAFE + "\"'(),"   # safe + extra, less the reserved "*" and "!"
 _HEXU = "0123456789ABCDEF"
@@ -28,7 +29,7 @@ def _encode_char(c, encoding, text, pos):
                                text, pos, 'escape') from None
     except LookupError: raise ValueError(f"unknown encoding {encoding!r}") from None
 
-# %% ../nbs/06_encoding.ipynb #ff7ef40c
+# %% ../nbs/06_encoding.ipynb #9efe348c
 def escape(text:str,                # the local name (any text) to encode
            safe:str=ESCAPE_SAFE,    # characters left unencoded besides alphanumerics (`%` is always encoded)
            encoding:str="latin-1",  # how characters become octets: RFC 1630's "ISO Latin 1 code", or e.g. "utf-8"
@@ -38,7 +39,7 @@ def escape(text:str,                # the local name (any text) to encode
     keep = frozenset(ALNUM + safe) - {'%'}
     return ''.join(c if c in keep else _encode_char(c, encoding, text, i) for i, c in enumerate(text))
 
-# %% ../nbs/06_encoding.ipynb #6e9e671a
+# %% ../nbs/06_encoding.ipynb #c2fa9e34
 _ESC_RE = re.compile('%([0-9A-Fa-f]{2})?')
 
 def _bad_escape(text, pos):
@@ -72,20 +73,22 @@ def _decode_octets(octets, encoding, text, start):
                                start + 3*getattr(e, 'start', 0), 'escape') from None
     except LookupError: raise ValueError(f"unknown encoding {encoding!r}") from None
 
-# %% ../nbs/06_encoding.ipynb #15dc2c48
+# %% ../nbs/06_encoding.ipynb #ef57c7d5
 _RESERVED_COMMON = {'rfc1630': frozenset("%/#?=;:*!"), 'rfc1738': frozenset(RFC1738_RESERVED + "#%")}
 
 def reserved_set(part:str,                # "path", "search", "fragment" or "login" (the `//user:password@host:port` segment)
                  reserved:str="rfc1630",  # whose reserved characters: "rfc1630" or "rfc1738"
                 ) -> frozenset:
     "The characters that keep their encoded or unencoded state in `part`"
-    try: base = _RESERVED_COMMON[reserved]
-    except KeyError: raise ValueError(f"reserved must be 'rfc1630' or 'rfc1738', not {reserved!r}") from None
-    if part in ('search', 'fragment'): return base | {'+'}
-    if part == 'login': return base | {'@'}
-    return base
+    try: return _RESERVED_SETS[reserved][part]
+    except KeyError:
+        if reserved not in _RESERVED_SETS: raise ValueError(f"reserved must be 'rfc1630' or 'rfc1738', not {reserved!r}") from None
+        return _RESERVED_SETS[reserved]['path']
 
-# %% ../nbs/06_encoding.ipynb #144a6c86
+_RESERVED_SETS = {r: {'path': base, 'search': base | {'+'}, 'fragment': base | {'+'}, 'login': base | {'@'}}
+                  for r, base in _RESERVED_COMMON.items()}   # built once: the sets are reused (and their hashes cached)
+
+# %% ../nbs/06_encoding.ipynb #01704ee4
 class Level(NamedTuple):
     "An encoding level: the characters written unencoded (reserved characters aside)"
     name: str                    # the level's name
@@ -97,7 +100,7 @@ class Level(NamedTuple):
         "`True` if character `c` is written unencoded at this level"
         return c in self.literal or (self.beyond_latin1 and c > '\xff' and c.isprintable())
 
-# %% ../nbs/06_encoding.ipynb #7132c1d3
+# %% ../nbs/06_encoding.ipynb #21640dfb
 _LATIN1_PRINTABLE = ''.join(c for c in map(chr, range(0xa0, 0x100)) if c.isprintable())   # not NBSP, not SHY
 
 LEVELS = MappingProxyType({l.name: l for l in [
@@ -111,7 +114,7 @@ LEVELS = MappingProxyType({l.name: l for l in [
     Level('alphanumeric', frozenset(ALNUM), "everything but alphanumerics encoded"),
 ]})
 
-# %% ../nbs/06_encoding.ipynb #7f4f91d4
+# %% ../nbs/06_encoding.ipynb #f457815a
 def as_level(level:Union[str, Level, frozenset, set], # a name in `LEVELS`, a `Level`, or a set of characters
             ) -> Level:
     "The `Level` that `level` names or describes"
@@ -122,12 +125,17 @@ def as_level(level:Union[str, Level, frozenset, set], # a name in `LEVELS`, a `L
     if isinstance(level, (set, frozenset)): return Level('custom', frozenset(level), 'a custom safe set')
     raise TypeError(f"level must be a level name, a Level or a set of characters, not {type(level).__name__}")
 
-# %% ../nbs/06_encoding.ipynb #c2174993
+# %% ../nbs/06_encoding.ipynb #c5b20bbf
 _DOTSEG = frozenset({'.', '..'})
 
 def _convert(s:str, off:int, level:Level, R:frozenset, encoding:str, text:str, trace:Optional[list]=None) -> str:
     "Bring part `s` (at offset `off` in `text`) to `level`, keeping characters in `R` as written"
-    out, i, n, allows, utf8 = [], 0, len(s), level.allows, encoding.replace('_', '-').lower() in ('utf-8', 'utf8')
+    utf8 = encoding.replace('_', '-').lower() in ('utf-8', 'utf8')
+    if trace is None:                                        # fast paths, same results (see "Faster, same results")
+        m = _machine(level, R)
+        if m.odd.search(s) is None: return s                 # nothing to change: no escape, every character stays
+        if not utf8: return _convert_fast(s, off, m, level, encoding, text)
+    out, i, n, allows = [], 0, len(s), level.allows
     while i < n:
         c = s[i]
         if c == '%':
@@ -157,6 +165,8 @@ def _convert(s:str, off:int, level:Level, R:frozenset, encoding:str, text:str, t
 
 def _convert_path(path, off, level, R, encoding, text, trace=None):
     "Bring a path to `level`: segment by segment, the login segment with its own reserved set, dot segments kept"
+    if trace is None and '%' not in path and _machine(level, R).plain_path(path.startswith('//')):
+        return _convert(path, off, level, R, encoding, text)  # no escape, '.' and (in a login) '@' kept: one run
     segs, out, pos = path.split('/'), [], off
     login = len(segs) > 2 and segs[0] == '' and segs[1] == ''      # "//login/..." : segs[2] is the login
     for j, seg in enumerate(segs):
@@ -169,7 +179,45 @@ def _convert_path(path, off, level, R, encoding, text, trace=None):
         out.append(o); pos += len(seg) + 1
     return '/'.join(out)
 
-# %% ../nbs/06_encoding.ipynb #dcf2fbac
+# %% ../nbs/06_encoding.ipynb #b69696a5
+class _Machine(NamedTuple):
+    "Compiled shortcuts for one level and reserved set: see `_machine`"
+    odd: re.Pattern        # finds a character that is not kept as written (`%` included)
+    unit: re.Pattern       # captures an escape, or one character that is not kept
+    escapes: dict          # "%xx" in any case -> what it becomes (single-byte encodings)
+    keep: frozenset        # the Latin-1 characters kept as written
+
+    def plain_path(self, login:bool) -> bool:
+        "`True` if the segment rules cannot matter: '.' (and, with a login, '@') are kept as written"
+        return '.' in self.keep and (not login or '@' in self.keep)
+
+@lru_cache(maxsize=64)
+def _machine(level:Level, R:frozenset) -> _Machine:
+    "The shortcuts for `level` and reserved set `R`, built once"
+    keep = frozenset(c for c in map(chr, range(256)) if c != '%' and (c in R or level.allows(c)))
+    not_kept = f"[^{_cls(keep)[1:-1]}]" if keep else "(?s:.)"
+    escapes = {}
+    for b in range(256):
+        d, hx = chr(b), f"{b:02x}"
+        out = d if d != '%' and d not in R and level.allows(d) else _PCT[b]
+        for x in {hx[0], hx[0].upper()}:
+            for y in {hx[1], hx[1].upper()}: escapes['%' + x + y] = out
+    return _Machine(re.compile(not_kept), re.compile(f"(%{_cls(HEX)}{{2}}|{not_kept})"), escapes, keep)
+
+def _convert_fast(s, off, m, level, encoding, text):
+    "`_convert` for a single-byte `encoding`: split `s` at the units that change, and look each up in the table"
+    pieces = m.unit.split(s)             # even indices: runs kept as they are; odd: one unit that may change
+    for k in range(1, len(pieces), 2):
+        t = pieces[k]
+        o = m.escapes.get(t)
+        if o is None:
+            at = lambda: off + [u.start() for u in m.unit.finditer(s)][k // 2]   # its position, wanted only for an error
+            if t == '%': _bad_escape(text, at())
+            o = t if level.allows(t) else _encode_char(t, encoding, text, at())
+        pieces[k] = o
+    return ''.join(pieces)
+
+# %% ../nbs/06_encoding.ipynb #3165e340
 def _uri_text(uri, name='uri'):
     "The text of `uri`, a `str` or a `URI`; `TypeError` for anything else (bytes are not silently `str()`-ed)"
     if isinstance(uri, str): return uri
@@ -178,6 +226,7 @@ def _uri_text(uri, name='uri'):
 
 def _to_level(text, L, encoding, reserved, trace=None):
     "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
+    if trace is None and _plain(L, reserved).fullmatch(text): return text   # shortcut: no part has anything to change
     u = parse(text)
     off, parts = 0, []
     if u.scheme is not None:
@@ -193,6 +242,12 @@ def _to_level(text, L, encoding, reserved, trace=None):
         off += len(part) + 1
     return ''.join(parts)
 
+@lru_cache(maxsize=64)
+def _plain(L, reserved):
+    "A regex for text that is at level `L` in every part already: characters kept in all parts, no escape"
+    keep = frozenset.intersection(*(_machine(L, reserved_set(part, reserved)).keep for part in ('path', 'search', 'fragment', 'login')))
+    return re.compile(f"{_cls(keep)}*" if '.' in keep and '@' in keep else "(?!)")   # else the path rules may matter
+
 def to_level(uri:Union[str, URI],               # the URI or partial form (text or parsed); unsafe characters are allowed
              level:Union[str, Level, frozenset]="canonical", # a name in `LEVELS`, a `Level`, or a set of characters
              encoding:str="latin-1",            # how characters become octets and back
@@ -201,17 +256,22 @@ def to_level(uri:Union[str, URI],               # the URI or partial form (text 
     "Re-encode `uri` at `level` without changing its meaning: reserved characters keep their state, valid escapes are never double-encoded"
     return _to_level(_uri_text(uri), as_level(level), encoding, reserved)
 
-# %% ../nbs/06_encoding.ipynb #a8109a68
+# %% ../nbs/06_encoding.ipynb #0588a7d1
 def canonical(uri:Union[str, URI],    # the URI or partial form, text or parsed
               encoding:str="latin-1", # how characters become octets and back
               reserved:str="rfc1630", # whose reserved set stays untouched
              ) -> str:
     "The canonical form: `to_level(uri, 'canonical')` with the scheme name in lower case (RFC 1738 §2.1)"
-    s = to_level(uri, 'canonical', encoding, reserved)
+    s = _to_level(_uri_text(uri), _CANONICAL, encoding, reserved)
+    c = s.find(':')
+    if c <= 0 or (s[:c].islower() and '%' not in s[:c]): return s   # shortcut: no scheme, or nothing to change in it
     u = parse(s)
-    return s if u.scheme is None or u.scheme.islower() or not u.scheme else u.scheme.lower() + s[len(u.scheme):]
+    if not u.scheme: return s
+    return _ESC_HEX.sub(lambda m: m.group().upper(), u.scheme.lower()) + s[len(u.scheme):]   # escapes keep upper-case hex
 
-# %% ../nbs/06_encoding.ipynb #2704b29b
+_CANONICAL, _ESC_HEX = LEVELS['canonical'], re.compile('%[0-9a-f]{2}')
+
+# %% ../nbs/06_encoding.ipynb #61428f58
 class Change(NamedTuple):
     "One unit of a level change: a character or escape of the input and what it became"
     source: str     # the character, escape (or scheme name, or dot segment) in the input
@@ -240,7 +300,7 @@ def explain_level(uri:Union[str, URI], level:Union[str, Level, frozenset]="canon
     _to_level(text, as_level(level), encoding, reserved, trace)
     return tuple(Change(src, out, pos, char_class(src), why) for src, out, pos, why in trace)
 
-# %% ../nbs/06_encoding.ipynb #40e7f571
+# %% ../nbs/06_encoding.ipynb #012c9e4c
 def _comparable(uri, encoding, reserved):
     "Canonical form, with a void fragment-id dropped: 'with or without the hash sign' it means the whole object"
     s = canonical(uri, encoding, reserved)
@@ -254,7 +314,7 @@ def equivalent(a:Union[str, URI],       # one URI or partial form
     "`True` if `a` and `b` are the same URI once brought to the same encoding level"
     return _comparable(a, encoding, reserved) == _comparable(b, encoding, reserved)
 
-# %% ../nbs/06_encoding.ipynb #12510b26
+# %% ../nbs/06_encoding.ipynb #723b59d1
 class Reason(NamedTuple):
     "Why two URIs differ in one part"
     part: str       # "scheme", "path", "search" or "fragment"
@@ -277,7 +337,7 @@ _WHY_RESERVED = {
     '@': "in the login part, '@' ends the user name; %40 is part of it",
 }
 
-# %% ../nbs/06_encoding.ipynb #0478d0f7
+# %% ../nbs/06_encoding.ipynb #270dc0e8
 _TOK = re.compile('%[0-9A-Fa-f]{2}|.', re.S)
 
 def _tokens(s): return _TOK.findall(s)
@@ -308,7 +368,7 @@ def _part_reason(part, ra, rb, ca, cb):
         return Reason(part, 'reserved', f"{(a if len(a) == 3 else b)} is not {c}: {_WHY_RESERVED.get(c, f'{c!r} is reserved and means something else when encoded')}")
     return Reason(part, 'different', f"the {part}s differ at offset {i} (canonical form): {a or 'end'!r} vs {b or 'end'!r}")
 
-# %% ../nbs/06_encoding.ipynb #2323756e
+# %% ../nbs/06_encoding.ipynb #c4c42e10
 def compare(a:Union[str, URI],       # one URI or partial form
             b:Union[str, URI],       # the other
             encoding:str="latin-1",  # how characters become octets and back
