@@ -12,6 +12,7 @@ from .syntax import parse
 from .grammar import GRAMMARS, validate
 from .encoding import LEVELS, canonical, compare, equivalent, to_level
 from .context import extract
+from .retrieve import retrieve
 
 # %% ../nbs/30_cli.ipynb #ce9b2b79
 BLOCK = 8192   # lines per write when streaming
@@ -168,6 +169,17 @@ def _cmd_extract(a, stdin, out, err) -> int:
     with f: _extract_stream(f, out, a.hyphen)
     return 0
 
+# %% ../nbs/30_cli.ipynb #32d43375
+def _cmd_get(a, stdin, out, err) -> int:
+    data = retrieve(a.url, timeout=a.timeout, redirects=a.redirects)
+    if a.output not in (None, '-'):
+        try:
+            with open(a.output, 'wb') as f: f.write(data)
+        except OSError as e: raise _Usage(f"cannot write {a.output}: {e.strerror}")
+    elif hasattr(out, 'buffer'): out.flush(); out.buffer.write(data); out.buffer.flush()
+    else: out.write(data.decode('latin-1'))
+    return 0
+
 # %% ../nbs/30_cli.ipynb #d7a62b38
 def demo(out=None):
     "Print uri1630's reading of RFC 1630's own examples"
@@ -214,10 +226,15 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser('extract', help="the URLs wrapped as <URL:...> (or <scheme:...>) in free text")
     s.add_argument('--hyphen', choices=['keep', 'drop'], default='keep', help="a hyphen before a line break: keep it or drop it")
     s.add_argument('file', nargs='?', help="a text file, or - for stdin (the default)")
+    s = sub.add_parser('get', help="retrieve an http, ftp, gopher or file URL by its scheme's access algorithm")
+    s.add_argument('-o', '--output', metavar='FILE', help="write the object to FILE instead of stdout")
+    s.add_argument('--timeout', type=float, default=10.0, help="seconds for each network operation (default 10)")
+    s.add_argument('--redirects', type=int, default=0, help="HTTP redirects to follow (default 0)")
+    s.add_argument('url')
     return ap
 
 _COMMANDS = {'parse': _cmd_parse, 'check': _cmd_check, 'canon': _cmd_canon, 'compare': _cmd_compare,
-             'resolve': _cmd_resolve, 'relative': _cmd_relative, 'extract': _cmd_extract}
+             'resolve': _cmd_resolve, 'relative': _cmd_relative, 'extract': _cmd_extract, 'get': _cmd_get}
 
 # %% ../nbs/30_cli.ipynb #1f394e84
 def _std(stream, mode):
