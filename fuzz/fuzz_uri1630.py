@@ -1,0 +1,165 @@
+"""Coverage-guided fuzzing of uri1630 with atheris (libFuzzer for Python).
+
+    python fuzz/fuzz_uri1630.py -max_total_time=60 fuzz/corpus      # a short run (CI: .ci/steps/70-fuzz.sh)
+    nice -n 10 python fuzz/fuzz_uri1630.py -max_total_time=900 -print_final_stats=1 fuzz/corpus
+
+One harness, many targets: the first input byte picks a target, the rest is decoded to text (surrogates included).
+Targets: the named properties below (parse, validate in every grammar, canonical, to_level, resolve, relative,
+parse_url, extract, risks, …) and, for coverage of everything else, every public function of `fuzz/surface.py`.
+Each target checks the error contract (only the URIError family, with message, rule and an in-range position) and
+its own invariants; a violation raises, atheris saves the input as crash-<sha1>, and the run fails.
+Every crash found becomes a test in tests/test_regressions.py.
+"""
+import sys, os
+from pathlib import Path
+import atheris
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+with atheris.instrument_imports(include=["uri1630"]):
+    import uri1630
+    import surface          # imports every uri1630 module (instrumented above), so every grammar is registered
+    from uri1630 import (parse, validate, canonical, to_level, equivalent, unescape, escape, LEVELS, GRAMMARS, URIError)
+
+FUNCS = surface.public_functions()
+OPT = {p.name: surface.option_values(p) for f in FUNCS for p in f.params if p.kind == 'option'}
+
+
+def _get(mod, name):
+    import importlib
+    try: return getattr(importlib.import_module(f"uri1630.{mod}"), name)
+    except Exception: return None
+
+
+resolve, relative = _get("partial", "resolve"), _get("partial", "relative")
+parse_url, extract = _get("schemes", "parse_url"), _get("context", "extract")
+risks = _get("security", "risks")
+RESERVED_ESC = ("%2F", "%23", "%3F", "%25")
+
+
+def _contract(fn, *a, **kw):
+    "Call fn; return its result or None if it raised a URIError; raise anything else"
+    try: return fn(*a, **kw)
+    except URIError as e:
+        assert isinstance(e.message, str) and e.message, f"URIError without message: {e!r}"
+        if e.position is not None:
+            assert e.text is not None and 0 <= e.position <= len(e.text), f"position {e.position} outside text: {e!r}"
+        return None
+
+
+def _count(s, toks): return tuple(s.upper().count(t) for t in toks)
+
+
+def t_parse(t, t2, pick):
+    u = parse(t)
+    assert str(u) == t
+
+
+def t_validate(t, t2, pick):
+    g = sorted(GRAMMARS)[pick % len(GRAMMARS)]
+    for partial in (False, True):
+        try: validate(t, g, partial)
+        except URIError as e: assert e.rule and 0 <= e.position <= len(t), repr(e)
+        except ValueError as e:      # a grammar without a partial form says so, for any text
+            assert partial and "partial" in str(e), repr(e)
+
+
+def t_levels(t, t2, pick):
+    level = list(LEVELS)[pick % len(LEVELS)]
+    enc = ("latin-1", "utf-8")[pick // 8 % 2]
+    x = _contract(to_level, t, level, enc)
+    if x is None: return
+    assert to_level(x, level, enc) == x, "to_level is not idempotent"
+    assert _count(x, RESERVED_ESC) == _count(t, RESERVED_ESC), "a reserved escape was decoded or added"
+    c = _contract(canonical, t, enc)
+    if c is None: return       # e.g. a character beyond Latin-1 that the 'decoded' level keeps but canonical must encode
+    assert equivalent(t, x, enc), "a level change changed the meaning"
+    assert canonical(c, enc) == c and equivalent(c, t, enc)
+
+
+def t_resolve(t, t2, pick):
+    if resolve is None: return
+    reading = ("examples", "literal")[pick % 2]
+    r = _contract(resolve, t, t2, reading)
+    if r is None: return
+    assert isinstance(r, str)
+    assert parse(r).scheme is not None, f"resolve gave a partial form {r!r}"
+    if relative is not None:
+        rel = _contract(relative, t, r, reading)
+        if rel is not None:
+            back = _contract(resolve, t, rel, reading)
+            assert back is not None and equivalent(back, r), f"relative/resolve round trip: {t!r} {r!r} -> {rel!r} -> {back!r}"
+
+
+def t_parse_url(t, t2, pick):
+    if parse_url is None: return
+    rfc = ("1738", "1630")[pick % 2]
+    u = _contract(parse_url, t, rfc)
+    if u is None: return
+    hash(u); s = str(u)
+    assert isinstance(s, str) and s in t
+    for m in ("commands", "request", "request_target", "selector_line"):
+        f = getattr(u, m, None)
+        if callable(f):
+            out = _contract(f)
+            if out is not None:
+                lines = out if isinstance(out, (tuple, list)) else (out,)
+                for line in lines:
+                    if isinstance(line, bytes): line = line.decode('latin-1')
+                    if isinstance(line, str) and m == "commands":
+                        assert "\r" not in line and "\n" not in line and "\0" not in line, f"{m} sends a control: {line!r}"
+
+
+def t_extract(t, t2, pick):
+    if extract is None: return
+    _contract(extract, t)
+
+
+def t_risks(t, t2, pick):
+    if risks is None: return
+    rs = _contract(risks, t)
+    if rs is None: return
+    for r in rs: assert 0 <= r.position <= len(t)
+
+
+def t_unescape(t, t2, pick):
+    e = escape(t, encoding="utf-8") if t.isprintable() and not any('\ud800' <= c <= '\udfff' for c in t) else None
+    if e is not None: assert unescape(e, "utf-8") == t
+    _contract(unescape, t)
+
+
+NAMED = [t_parse, t_validate, t_levels, t_resolve, t_parse_url, t_extract, t_risks, t_unescape]
+
+
+def t_surface(f, fdp):
+    kw = {}
+    for p in f.params:
+        if p.kind == 'text': kw[p.name] = fdp.ConsumeUnicode(fdp.ConsumeIntInRange(0, 200))
+        elif p.kind == 'textlist': kw[p.name] = [fdp.ConsumeUnicode(20) for _ in range(fdp.ConsumeIntInRange(0, 3))]
+        elif p.kind == 'option':
+            vals = OPT.get(p.name) or ['']
+            kw[p.name] = vals[fdp.ConsumeIntInRange(0, len(vals) - 1)]
+        elif p.kind == 'bool': kw[p.name] = fdp.ConsumeBool()
+        elif p.kind == 'int': kw[p.name] = fdp.ConsumeIntInRange(-2, 300)
+    surface.check_call(f, kw, {})
+
+
+def TestOneInput(data: bytes):
+    fdp = atheris.FuzzedDataProvider(data)
+    k = fdp.ConsumeIntInRange(0, len(NAMED) + len(FUNCS) - 1)
+    if k < len(NAMED):
+        pick = fdp.ConsumeIntInRange(0, 255)
+        n = fdp.ConsumeIntInRange(0, 300)
+        t = fdp.ConsumeUnicode(n)
+        t2 = fdp.ConsumeUnicode(fdp.remaining_bytes())
+        NAMED[k](t, t2, pick)
+    else:
+        t_surface(FUNCS[k - len(NAMED)], fdp)
+
+
+def main():
+    atheris.Setup(sys.argv, TestOneInput)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""Regression tests: every input that once broke a uri1630 promise (found by the fuzzer, the generic contract
+tests of tests/test_reliability.py, or by hand), with the promise it broke.
+
+Bugs in notebooks owned by others that are not fixed yet are `xfail(strict=True)` with the owner named: when the
+fix lands the test XPASSes, fails, and the mark must be removed.
+"""
+import importlib, pickle
+import pytest
+from uri1630 import (URIError, URIEncodingError, URISyntaxError, escape, unescape, to_level, canonical, equivalent,
+                     compare, explain_level, char_class, describe_char, unsafe_kind, decode_search, encode_search)
+
+
+# -- found by tests/test_reliability.py::test_only_urierror_for_any_text (fixed in nbs/06_encoding) --
+@pytest.mark.parametrize("call", [
+    lambda: escape("\x80", encoding="idna"),                  # idna raises a plain UnicodeError, not UnicodeEncodeError
+    lambda: escape(".", safe="", encoding="idna"),            # "label empty or too long"
+    lambda: to_level("\x80", "canonical", encoding="idna"),
+    lambda: canonical("\x80", encoding="idna"),
+    lambda: equivalent("", "\xad", encoding="idna"),
+    lambda: encode_search(["\x80"], encoding="idna"),
+    lambda: unescape("%00", encoding="punycode"),             # decoding side: plain UnicodeError too
+    lambda: decode_search("%00", encoding="punycode"),
+], ids=["escape", "escape-label", "to_level", "canonical", "equivalent", "encode_search", "unescape", "decode_search"])
+def test_codec_unicodeerror_is_uriencodingerror(call):
+    with pytest.raises(URIEncodingError):
+        call()
+
+
+# -- found by test_only_urierror_for_any_text: single-character functions crashed in ord() (fixed in 23, 05, 06) --
+@pytest.mark.parametrize("f", [describe_char, unsafe_kind])
+@pytest.mark.parametrize("c", ["", "ab"])
+def test_single_character_functions_reject_other_lengths(f, c):
+    with pytest.raises(URIError, match="one character"):
+        f(c)
+
+
+def test_char_class_of_void_unit():
+    "char_class('') returned 'alnum' ('' in 'abc…' is True)"
+    with pytest.raises(URIError):
+        char_class("")
+
+
+# -- found by test_non_str_is_typeerror: bytes were str()-ed into "b'…'" and canonicalised (fixed in 06) --
+@pytest.mark.parametrize("f", [canonical, to_level, explain_level, lambda x: equivalent(x, "a:b"), lambda x: compare(x, "a:b")],
+                         ids=["canonical", "to_level", "explain_level", "equivalent", "compare"])
+@pytest.mark.parametrize("bad", [b"http://h/", 42, ["x:y"]], ids=["bytes", "int", "list"])
+def test_uri_arguments_reject_non_str(f, bad):
+    with pytest.raises(TypeError, match="str"):
+        f(bad)
+
+
+# -- found by test_megabytes_of_hostile_text: a port of more than 4300 digits (owner: schemes, nbs/09) --
+@pytest.mark.xfail(strict=True, reason="reported to schemes (nbs/09_specific_schemes): int() of a >4300-digit port "
+                                       "raises ValueError ('Exceeds the limit ... integer string conversion')")
+def test_huge_port_is_a_syntax_error():
+    from uri1630.schemes import parse_url
+    try:
+        parse_url("http://h:" + "9" * 5000 + "/")
+    except URIError:
+        pass
+
+
+def test_huge_port_in_risks_is_a_syntax_error_or_reported():
+    "risks() on a huge port: a URIError or a port risk, never ValueError from int()"
+    from uri1630.security import risks
+    try:
+        rs = risks("http://h:" + "9" * 100 + "/")
+    except URIError:
+        return
+    assert [r.kind for r in rs] == ["port"]
+
+
+# -- found by test_results_are_immutable (owners named): list results are unhashable --
+@pytest.mark.xfail(strict=True, reason="reported to lead: decode_search returns a list (tests/test_properties.py compares with a list)")
+def test_decode_search_result_hashable():
+    hash(decode_search("a+b"))
+
+
+@pytest.mark.xfail(strict=True, reason="reported to owner of nbs/31_urls_in_context: extract/find_urls return lists")
+def test_extract_result_hashable():
+    from uri1630.context import extract, find_urls
+    hash(extract("see <URL:http://h/>")); hash(find_urls("see <URL:http://h/>"))
+
+
+@pytest.mark.xfail(strict=True, reason="reported to owner of nbs/32_retrieval: http_request(host=bytes) is formatted, no TypeError")
+def test_http_request_host_must_be_str():
+    r = importlib.import_module("uri1630.retrieve")
+    with pytest.raises(TypeError):
+        r.http_request("/", b"h")
+
+
+# -- errors must survive pickling with every field (multiprocessing, logging) --
+def test_error_pickles():
+    try:
+        unescape("a%zz")
+    except URISyntaxError as e:
+        e2 = pickle.loads(pickle.dumps(e))
+        assert (e2.message, e2.text, e2.position, e2.rule) == (e.message, e.text, e.position, e.rule) == (e.message, "a%zz", 1, "escape")
