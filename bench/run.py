@@ -1,0 +1,284 @@
+"""uri1630 benchmark: ns per item for uri1630 and its peers, side by side in one process, with ratios and goals.
+
+    python bench/run.py            # the full run (corpus sample of 20,000 URLs, 5 interleaved runs; about a minute)
+    python bench/run.py --quick    # a short run (2,000 URLs, 3 runs; a few seconds): what CI and the notebook use
+    python bench/run.py --json out.json
+
+Rules the numbers obey (see nbs/34_performance.ipynb):
+- every contender sees the same items, each distinct URL once per run, so no result comes from a cache of earlier
+  inputs; urllib's `urlsplit` is called through `__wrapped__` (its `lru_cache` bypassed) and yarl's caches are cleared;
+- the contenders of one operation are interleaved in a shuffled order, run after run; the figure is the median;
+- a contender that raises on an item pays for the exception: that is its cost on that item.
+Peers that are not installed (`pip install -e ".[bench]"`) are skipped. The corpus is `/work/shared/corpus`
+(or `$URI1630_CORPUS`); without it a synthetic corpus is used.
+"""
+import argparse, gc, json, os, random, re, statistics, subprocess, sys, time, urllib.parse as up
+from pathlib import Path
+
+import uri1630
+from uri1630 import parse, validate, canonical, URIError
+
+CORPUS = Path(os.environ.get('URI1630_CORPUS', '/work/shared/corpus'))
+WEB, FILES = ('kasztp.txt', 'userbait.txt'), ('node_files.txt', 'isaacs_files.txt')
+
+# %% data sets
+def load_corpus(limit=None, seed=1630):
+    "Distinct URLs of the shared corpus (web and file sets), each once, in a fixed shuffled order; `limit` samples"
+    urls = []
+    for name in WEB + FILES:
+        p = CORPUS / name
+        if p.exists(): urls += [l.strip() for l in p.read_text(encoding='utf-8-sig').splitlines() if l.strip()]
+    urls = list(dict.fromkeys(urls)) or synthetic_urls(20000, 60, seed)
+    random.Random(seed).shuffle(urls)
+    return urls[:limit] if limit else urls
+
+_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-_."
+def _word(rnd, n): return ''.join(rnd.choice(_CHARS) for _ in range(n))
+
+def synthetic_urls(count, length, seed=1, escapes=0.0):
+    "`count` http URLs of about `length` characters; a share `escapes` of the path characters are `%XX` escapes"
+    rnd, out = random.Random(seed), []
+    for _ in range(count):
+        host, path = f"http://{_word(rnd, 8)}.example.org", []
+        while len(host) + sum(map(len, path)) < length * 0.8:
+            seg = ''.join(f"%{rnd.randrange(256):02X}" if rnd.random() < escapes else rnd.choice(_CHARS)
+                          for _ in range(rnd.randrange(3, 12)))
+            path.append('/' + seg)
+        out.append(host + ''.join(path) + '?' + _word(rnd, max(1, int(length * 0.2) - 1)))
+    return out
+
+def deep_relative(count, depth, seed=2):
+    "(base, reference) pairs with `depth`-deep bases and references climbing with `../`"
+    rnd, out = random.Random(seed), []
+    for _ in range(count):
+        base = "http://h.example/" + '/'.join(_word(rnd, 5) for _ in range(depth)) + "/doc.html"
+        up_ = rnd.randrange(depth + 1)
+        out.append((base, '../' * up_ + '/'.join(_word(rnd, 4) for _ in range(rnd.randrange(1, 4))) + "?x"))
+    return out
+
+def link_pairs(urls, seed=3):
+    "(context, link) pairs from real URLs: each base gets a reference of a common form built from another URL"
+    rnd, out = random.Random(seed), []
+    web = [u for u in urls if u.startswith(('http:', 'https:', 'file:'))] or urls
+    for i, base in enumerate(web):
+        other = up.urlsplit(web[(i * 7919 + 1) % len(web)])
+        path = other.path or '/'
+        last = path.rsplit('/', 1)[-1] or 'index.html'
+        form = i % 6
+        ref = (path if form == 0 else last if form == 1 else '../' + last if form == 2 else
+               '../../' + path.lstrip('/') if form == 3 else '?' + (other.query or 'q') if form == 4 else '#' + last)
+        out.append((base, ref))
+    return out
+
+# %% contenders
+def _try_import(name):
+    try: return __import__(name)
+    except ImportError: return None
+
+uritools, ada_url, rfc3986, yarl, hyperlink = map(_try_import, ('uritools', 'ada_url', 'rfc3986', 'yarl', 'hyperlink'))
+_partial = _try_import('uri1630.partial') and sys.modules['uri1630.partial']
+_schemes = _try_import('uri1630.schemes') and sys.modules['uri1630.schemes']
+
+_APPENDIX_B = re.compile(r"^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?")  # RFC 3986 appendix B
+urlsplit = up.urlsplit.__wrapped__ if hasattr(up.urlsplit, '__wrapped__') else up.urlsplit  # its lru_cache bypassed
+
+def _rfc3986_validate(u, _v=None):
+    r = rfc3986.uri_reference(u)
+    rfc3986.validators.Validator().require_presence_of('scheme').check_validity_of(
+        'scheme', 'userinfo', 'host', 'port', 'path', 'query', 'fragment').validate(r)
+
+def _yarl(u):
+    return yarl.URL(u)
+
+def _naive_canonical(u):
+    "The usual urllib normalisation: wrong where RFC 1630 is strict (it decodes %2F into a path separator)"
+    return up.quote(up.unquote(urlsplit(u).path))
+
+def contenders():
+    "op -> [(name, function, arity)]: uri1630 first, then floor and peers; only what is installed"
+    C = {'parse': [('uri1630.parse', parse, 1), ('floor: re.match', _APPENDIX_B.match, 1),
+                   ('urllib.urlsplit', urlsplit, 1)],
+         'validate': [('uri1630.validate', validate, 1), ('urllib.urlsplit', urlsplit, 1)],
+         'canonical': [('uri1630.canonical', canonical, 1), ('naive urllib', _naive_canonical, 1)],
+         'resolve': [('urllib.urljoin', up.urljoin, 2)], 'relative': [], 'parse_url': [('urllib.urlsplit', urlsplit, 1)]}
+    if uritools:
+        C['parse'].append(('uritools.urisplit', uritools.urisplit, 1))
+        C['resolve'].append(('uritools.urijoin', uritools.urijoin, 2))
+    if ada_url:
+        C['parse'].append(('ada_url.URL', ada_url.URL, 1))
+        C['resolve'].append(('ada_url.join_url', ada_url.join_url, 2))
+    if yarl: C['parse'].append(('yarl.URL', _yarl, 1))
+    if rfc3986:
+        C['parse'].append(('rfc3986', rfc3986.uri_reference, 1))
+        C['validate'].append(('rfc3986+Validator', _rfc3986_validate, 1))
+        C['canonical'].append(('rfc3986.normalize', lambda u: rfc3986.uri_reference(u).normalize().unsplit(), 1))
+        C['resolve'].append(('rfc3986.resolve_with', lambda b, r: rfc3986.uri_reference(r).resolve_with(b).unsplit(), 2))
+    if hyperlink: C['parse'].append(('hyperlink.parse', lambda u: hyperlink.parse(u, decoded=False), 1))
+    if _partial and hasattr(_partial, 'resolve'):
+        C['resolve'].insert(0, ('uri1630.resolve', _partial.resolve, 2))
+        if hasattr(_partial, 'relative'): C['relative'].append(('uri1630.relative', _partial.relative, 2))
+        C['relative'].append(('uri1630.resolve', _partial.resolve, 2))
+    if _schemes and hasattr(_schemes, 'parse_url'): C['parse_url'].insert(0, ('uri1630.parse_url', _schemes.parse_url, 1))
+    return C
+
+# op -> (uri1630 contender, reference contender, maximum ratio, what the goal says)
+GOALS = [('parse', 'uri1630.parse', 'uritools.urisplit', 0.8, '<= 0.8x uritools.urisplit'),
+         ('parse', 'uri1630.parse', 'floor: re.match', 1.5, '<= 1.5x one re.match'),
+         ('validate', 'uri1630.validate', 'urllib.urlsplit', 0.5, '<= 0.5x urlsplit uncached'),
+         ('canonical', 'uri1630.canonical', 'naive urllib', 0.5, '<= 0.5x quote(unquote(urlsplit(u).path))'),
+         ('resolve', 'uri1630.resolve', 'ada_url.join_url', 1.0, '<= 1.0x ada_url.join_url'),
+         ('relative', 'uri1630.relative', 'uri1630.resolve', 2.0, '<= 2x uri1630.resolve'),
+         ('parse_url', 'uri1630.parse_url', 'urllib.urlsplit', 1.0, '<= 1.0x urlsplit uncached (http/file URLs)')]
+
+# %% timing
+def _loop1(fn, items):
+    t = time.perf_counter_ns()
+    for x in items:
+        try: fn(x)
+        except Exception: pass
+    return time.perf_counter_ns() - t
+
+def _loop2(fn, items):
+    t = time.perf_counter_ns()
+    for a, b in items:
+        try: fn(a, b)
+        except Exception: pass
+    return time.perf_counter_ns() - t
+
+def _clear_caches():
+    up.clear_cache()
+    if yarl and hasattr(yarl, 'cache_clear'): yarl.cache_clear()
+
+def measure(cands, items, runs=5, seed=0):
+    "Median ns per item of each contender over `runs` interleaved runs (shuffled order each run)"
+    rnd, times = random.Random(seed), {name: [] for name, _, _ in cands}
+    for _ in range(runs):
+        order = list(cands); rnd.shuffle(order)
+        for name, fn, arity in order:
+            _clear_caches(); gc.collect(); gc.disable()
+            try: times[name].append((_loop1 if arity == 1 else _loop2)(fn, items) / len(items))
+            finally: gc.enable()
+    return {name: statistics.median(ts) for name, ts in times.items()}
+
+def datasets(quick):
+    "name -> {op: items}; each op gets the items it takes (URLs, or (base, reference) pairs)"
+    n = 2000 if quick else 20000
+    corpus = load_corpus(n)
+    pairs = link_pairs(load_corpus(n))
+    http_file = [u for u in corpus if u.startswith(('http:', 'https:', 'file:'))]
+    rel = [(b, up.urljoin(b, r)) for b, r in pairs]           # relative(base, target): target = resolved link
+    m = n // 10
+    long_, esc, deep = synthetic_urls(m, 2000, 4), synthetic_urls(m, 200, 5, escapes=0.5), deep_relative(m, 12)
+    return {'corpus': dict(parse=corpus, validate=corpus, canonical=corpus, resolve=pairs, relative=rel, parse_url=http_file),
+            'long URLs (2 kB)': dict(parse=long_, validate=long_, canonical=long_, parse_url=long_,
+                                     resolve=[(u, '../x/y?z') for u in long_]),
+            'many escapes': dict(parse=esc, validate=esc, canonical=esc, parse_url=esc),
+            'deep relative': dict(resolve=deep, relative=[(b, up.urljoin(b, r)) for b, r in deep])}
+
+def run_all(quick=False, ops=None):
+    "Measure every operation on every data set: a list of rows {set, op, contender, ns}"
+    C, rows = contenders(), []
+    runs = 3 if quick else 5
+    for set_name, by_op in datasets(quick).items():
+        for op, items in by_op.items():
+            if ops and op not in ops or not C.get(op) or not items: continue
+            for name, ns in measure(C[op], items, runs).items():
+                rows.append(dict(set=set_name, op=op, contender=name, ns=ns, items=len(items)))
+    return rows
+
+def goal_table(rows, set_name='corpus'):
+    "The goals, evaluated on one data set: rows {op, goal, ours, ref, ratio, ok}"
+    ns = {(r['op'], r['contender']): r['ns'] for r in rows if r['set'] == set_name}
+    out = []
+    for op, ours, ref, limit, text in GOALS:
+        a, b = ns.get((op, ours)), ns.get((op, ref))
+        ratio = a / b if a and b else None
+        out.append(dict(op=op, goal=text, ours=a, ref=b, ratio=ratio, limit=limit,
+                        ok=None if ratio is None else ratio <= limit))
+    return out
+
+# %% scaling: input size against time
+def scaling(quick=False, sizes=(64, 256, 1024, 4096, 16384)):
+    "ns per URL (and per character) against URL length, per operation: rows {op, size, ns, ns_per_char}"
+    C, rows = contenders(), []
+    count = 100 if quick else 400
+    mine = {'parse': 'uri1630.parse', 'validate': 'uri1630.validate', 'canonical': 'uri1630.canonical',
+            'resolve': 'uri1630.resolve', 'parse_url': 'uri1630.parse_url'}
+    for size in sizes:
+        urls = synthetic_urls(max(10, count * 64 // size), size, 10 + size, escapes=0.1)
+        for op, name in mine.items():
+            fn = next((f for n, f, _ in C.get(op, ()) if n == name), None)
+            if fn is None: continue
+            items = [(u, '../../a/b?c') for u in urls] if op == 'resolve' else urls
+            ns = measure([(name, fn, 2 if op == 'resolve' else 1)], items, 3)[name]
+            rows.append(dict(op=op, size=size, ns=ns, ns_per_char=ns / size))
+    return rows
+
+# %% memory
+def memory():
+    "Bytes for a parsed URI and for urllib's SplitResult of the same URLs (the tuple alone, and with its strings)"
+    urls = load_corpus(2000)
+    def size(t): return sys.getsizeof(t), sys.getsizeof(t) + sum(sys.getsizeof(x) for x in t if x is not None)
+    ours, theirs = [size(parse(u)) for u in urls], [size(urlsplit(u)) for u in urls]
+    return dict(uri_tuple=statistics.mean(a for a, _ in ours), uri_deep=statistics.mean(b for _, b in ours),
+                splitresult_tuple=statistics.mean(a for a, _ in theirs), splitresult_deep=statistics.mean(b for _, b in theirs))
+
+# %% streaming CLI
+def cli_stream(quick=False):
+    "Wall time and peak memory of `uri1630 canon -` over the corpus (and over half of it), if the CLI has `canon`"
+    from uri1630 import cli
+    if not re.search(r"add_parser\(\s*['\"]canon['\"]", open(cli.__file__).read()): return None
+    lines = load_corpus(5000 if quick else None)
+    out = {}
+    for label, part in (('all', lines), ('half', lines[:len(lines) // 2])):
+        code = ("import resource,sys,time; from uri1630.cli import main; t=time.perf_counter(); rc=main(['canon','-']);"
+                "print(time.perf_counter()-t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+        t = time.perf_counter()
+        p = subprocess.run([sys.executable, '-c', code], input='\n'.join(part) + '\n', capture_output=True, text=True)
+        wall = time.perf_counter() - t
+        try: inner, rss = p.stderr.strip().splitlines()[-1].split()
+        except ValueError: inner, rss = 'nan', '0'
+        out[label] = dict(lines=len(part), wall_s=wall, main_s=float(inner), peak_rss_kb=int(rss), rc=p.returncode)
+    return out
+
+# %% report
+def report(rows, scale_rows=None, mem=None, cli=None, file=sys.stdout):
+    p = lambda *a: print(*a, file=file)
+    for set_name in dict.fromkeys(r['set'] for r in rows):
+        p(f"\n== {set_name}")
+        for op in dict.fromkeys(r['op'] for r in rows if r['set'] == set_name):
+            rs = [r for r in rows if r['set'] == set_name and r['op'] == op]
+            base = rs[0]['ns']
+            p(f"  {op} ({rs[0]['items']} items)")
+            for r in sorted(rs, key=lambda r: r['ns']):
+                p(f"    {r['contender']:<22} {r['ns']:>10,.0f} ns   {r['ns'] / base:6.2f}x of {rs[0]['contender']}")
+    p("\n== goals (corpus)")
+    for g in goal_table(rows):
+        status = 'n/a (not built yet)' if g['ratio'] is None else ('MET' if g['ok'] else 'MISSED')
+        ratio = '' if g['ratio'] is None else f"{g['ratio']:.2f}x"
+        p(f"  {g['op']:<10} {g['goal']:<45} {ratio:>7}  {status}")
+    if scale_rows:
+        p("\n== scaling: ns per URL (ns per character) against URL length")
+        for op in dict.fromkeys(r['op'] for r in scale_rows):
+            p(f"  {op:<10} " + '  '.join(f"{r['size']}:{r['ns']:,.0f} ({r['ns_per_char']:.1f})" for r in scale_rows if r['op'] == op))
+    if mem:
+        p(f"\n== memory (bytes, mean over 2000 URLs): URI {mem['uri_tuple']:.0f} (with strings {mem['uri_deep']:.0f}); "
+          f"SplitResult {mem['splitresult_tuple']:.0f} (with strings {mem['splitresult_deep']:.0f})")
+    if cli: p("\n== uri1630 canon -: " + '; '.join(f"{k}: {v['lines']} lines {v['wall_s']:.2f} s wall, peak RSS {v['peak_rss_kb'] / 1024:.1f} MB" for k, v in cli.items()))
+    elif cli is None: p("\n== uri1630 canon -: the CLI has no 'canon' subcommand yet")
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--quick', action='store_true', help='a short run (seconds), as in CI and the notebook')
+    ap.add_argument('--ops', nargs='*', help='only these operations')
+    ap.add_argument('--json', help='also write the results to this file')
+    ap.add_argument('--no-scaling', action='store_true')
+    a = ap.parse_args(argv)
+    rows = run_all(a.quick, a.ops)
+    sc = None if a.no_scaling else scaling(a.quick)
+    mem, cli = memory(), cli_stream(a.quick)
+    report(rows, sc, mem, cli)
+    if a.json: Path(a.json).write_text(json.dumps(dict(rows=rows, goals=goal_table(rows), scaling=sc, memory=mem, cli=cli), indent=1))
+    return 0
+
+if __name__ == '__main__': sys.exit(main())
