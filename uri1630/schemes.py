@@ -6,7 +6,7 @@
 __all__ = ['DEFAULT_PORTS', 'URL_CHARS', 'SCHEMES', 'USER_CHARS', 'Source', 'split_url', 'SchemeURL', 'GenericURL',
            'register_scheme', 'parse_url', 'IPURL', 'Login', 'parse_login']
 
-# %% ../nbs/09_specific_schemes.ipynb #79848b8c
+# %% ../nbs/09_specific_schemes.ipynb #5d822f62
 import re, threading
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -16,13 +16,13 @@ from .errors import URIError, URISyntaxError, _need_str
 from .grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls
 from .encoding import unescape
 
-# %% ../nbs/09_specific_schemes.ipynb #c681b81a
+# %% ../nbs/09_specific_schemes.ipynb #eeda0ec7
 # RFC 1738 §3.2–3.11: "If :<port> is omitted, the port defaults to N"
 DEFAULT_PORTS = MappingProxyType({
     "ftp": 21, "http": 80, "gopher": 70, "nntp": 119, "telnet": 23, "wais": 210, "prospero": 1525,
     "rlogin": 513, "tn3270": 23})
 
-# %% ../nbs/09_specific_schemes.ipynb #2a363b39
+# %% ../nbs/09_specific_schemes.ipynb #0344ded5
 # RFC 1630 URL BNF: xalpha | + | reserved (less # and space); RFC 1738 §5: xchar = unreserved | reserved | escape
 URL_CHARS = ''.join(sorted(set(ALPHA + DIGIT + SAFE_URL + EXTRA + RFC1738_EXTRA + ";/?:@=&")))
 
@@ -31,7 +31,7 @@ def _run_re(allowed:str, escapes:bool=True):
     "A regex matching a run of `allowed` characters and (if `escapes`) `%XX` escapes (no backtracking: `%` is never in `allowed`)"
     return re.compile(f"(?:{_cls(allowed.replace('%', ''))}|%{_cls(HEX)}{{2}})*" if escapes else f"{_cls(allowed.replace('%', ''))}*")
 
-# %% ../nbs/09_specific_schemes.ipynb #055dddda
+# %% ../nbs/09_specific_schemes.ipynb #eadeab8e
 class Source(NamedTuple):
     "The text a scheme parser reads: the whole `text` passed to `parse_url` and the span of its scheme-specific part"
     text: str                # the text the caller passed; every error position is an index into it
@@ -51,7 +51,7 @@ class Source(NamedTuple):
         "Raise `URISyntaxError(message)` at index `pos` of `text`, naming `rule`"
         raise URISyntaxError(message, self.text, pos, rule)
 
-# %% ../nbs/09_specific_schemes.ipynb #210c22c8
+# %% ../nbs/09_specific_schemes.ipynb #b8567730
 def _check(self:Source, i:int, j:int, allowed:str, rule:str, escapes:bool=True) -> str:
     "Check that `text[i:j]` holds only characters of `allowed` and (if `escapes`) `%XX` escapes; return that raw text"
     t = self.text
@@ -68,7 +68,7 @@ def _decode(self:Source, i:int, j:int, allowed:str, rule:str, escapes:bool=True)
 
 Source.check, Source.decode = _check, _decode
 
-# %% ../nbs/09_specific_schemes.ipynb #14290451
+# %% ../nbs/09_specific_schemes.ipynb #aa13bd51
 _SCHEME_CHARS = {"1738": frozenset(ALPHA + DIGIT + "+-."), "1630": frozenset(ALPHA + DIGIT + SAFE_URL + EXTRA)}
 
 def _read_scheme(text, i, end, rfc):
@@ -82,7 +82,7 @@ def _read_scheme(text, i, end, rfc):
         raise URISyntaxError("a scheme name starts with a letter", text, i, 'scheme')
     return k
 
-# %% ../nbs/09_specific_schemes.ipynb #041ec661
+# %% ../nbs/09_specific_schemes.ipynb #33367d91
 def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `<URL:…>`
               rfc:str="1738",   # "1738" or "1630": whose reading to follow where the RFCs disagree
              ) -> Source:
@@ -92,7 +92,7 @@ def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `
     if rfc not in _SCHEME_CHARS: raise ValueError(f"rfc must be '1738' or '1630', not {rfc!r}")
     i, end = 0, len(text)
     if text.startswith('<'):
-        if not text.endswith('>') or end < 2: raise URISyntaxError("'<' without a closing '>'", text, end, 'url')
+        if not text.endswith('>') or end < 2: raise URISyntaxError("'<' without a closing '>'", text, 0, 'url')
         i, end = 1, end - 1
     if text[i:i+4].lower() == 'url:': i += 4
     c = _read_scheme(text, i, end, rfc)
@@ -101,7 +101,7 @@ def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `
     if h >= 0: src = src._replace(fragment=src.check(h + 1, end, URL_CHARS, 'fragmentid'))
     return src
 
-# %% ../nbs/09_specific_schemes.ipynb #54d85a96
+# %% ../nbs/09_specific_schemes.ipynb #ecb5e5b6
 @dataclass(frozen=True, slots=True)
 class SchemeURL:
     "Base of every scheme object: `str()` is the URL as written; equal when the parsed parts are equal"
@@ -110,7 +110,7 @@ class SchemeURL:
 
     def __str__(self): return self.text
 
-# %% ../nbs/09_specific_schemes.ipynb #3881326f
+# %% ../nbs/09_specific_schemes.ipynb #e200816b
 @dataclass(frozen=True, slots=True)
 class GenericURL(SchemeURL):
     "A URL of an unknown or experimental (`x-`) scheme: RFC 1630's generic `scheme : path [ ? search ] [ # fragmentid ]`"
@@ -126,7 +126,7 @@ def _parse_generic(src:Source) -> GenericURL:
     search = None if q < 0 else src.check(q + 1, src.end, URL_CHARS, 'search')
     return GenericURL(src.url, src.scheme, path, search, src.fragment)
 
-# %% ../nbs/09_specific_schemes.ipynb #6592d5ba
+# %% ../nbs/09_specific_schemes.ipynb #0f60ecb5
 _REGISTRY = {}
 _LOCK = threading.Lock()
 SCHEMES = MappingProxyType(_REGISTRY)   # read-only live view: scheme name -> parser
@@ -148,7 +148,7 @@ def register_scheme(name:str,                               # the scheme name (a
             raise URIError(f"scheme {key!r} is already registered; pass replace=True to replace it", rule='register_scheme')
         _REGISTRY[key] = parser
 
-# %% ../nbs/09_specific_schemes.ipynb #2ab44299
+# %% ../nbs/09_specific_schemes.ipynb #2356f94b
 def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<URL:…>`
               rfc:str="1738",  # "1738" or "1630": whose reading to follow where the RFCs disagree
              ) -> SchemeURL:
@@ -159,7 +159,7 @@ def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<
     if not isinstance(obj, SchemeURL): raise TypeError(f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL")
     return obj
 
-# %% ../nbs/09_specific_schemes.ipynb #f779de23
+# %% ../nbs/09_specific_schemes.ipynb #ca377045
 @dataclass(frozen=True, slots=True)
 class IPURL(SchemeURL):
     "Base of the IP-based schemes: RFC 1738 §3.1 `//<user>:<password>@<host>:<port>`"
@@ -178,7 +178,7 @@ class IPURL(SchemeURL):
         "The port to connect to: `port`, or else `default_port`"
         return self.default_port if self.port is None else self.port
 
-# %% ../nbs/09_specific_schemes.ipynb #c1f40069
+# %% ../nbs/09_specific_schemes.ipynb #41ca3015
 # RFC 1738 §5: user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise; uchar = unreserved | escape
 USER_CHARS = ''.join(sorted(set(ALPHA + DIGIT + "$-_.+!*'()," + ";?&=")))
 _LABEL = frozenset(ALPHA + DIGIT + "-")
@@ -199,7 +199,7 @@ def _check_host(src, i, j):
         src.fail(j - len(labels[-1]), 'hostname', "the rightmost domain label never starts with a digit")
     return t[i:j]
 
-# %% ../nbs/09_specific_schemes.ipynb #533c23f1
+# %% ../nbs/09_specific_schemes.ipynb #33ea9493
 class Login(NamedTuple):
     "The parts of RFC 1738 §3.1's `//<user>:<password>@<host>:<port>`, and where the login ends"
     user: Optional[str]      # decoded; `None` when absent
@@ -208,7 +208,7 @@ class Login(NamedTuple):
     port: Optional[int]      # `None` when absent
     end: int                 # index (in `src.text`) just after the login: the `/` (or other stop) or `src.end`
 
-# %% ../nbs/09_specific_schemes.ipynb #e4e69db1
+# %% ../nbs/09_specific_schemes.ipynb #4afcbf23
 def parse_login(src:Source,          # what `split_url` read
                 stops:str="/",       # characters that end the login (http also ends it at `?`)
                 user:bool=True,      # whether `user:password@` is allowed
