@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['BLOCK', 'parts', 'demo', 'main']
 
-# %% ../nbs/30_cli.ipynb #75be1a18
+# %% ../nbs/30_cli.ipynb #b5a824dd
 import argparse, contextlib, dataclasses, io, json, sys
 from .errors import URIError
 from .syntax import parse
@@ -14,7 +14,7 @@ from .encoding import LEVELS, canonical, compare, equivalent, to_level
 from .context import extract
 from .retrieve import retrieve
 
-# %% ../nbs/30_cli.ipynb #ce9b2b79
+# %% ../nbs/30_cli.ipynb #d76832b6
 BLOCK = 8192   # lines per write when streaming
 
 def _lines(stream):
@@ -33,7 +33,7 @@ def _stream(fn, items, out, err, name='line') -> int:
     if buf: out.write('\n'.join(buf) + '\n')
     return bad
 
-# %% ../nbs/30_cli.ipynb #bcfb16ea
+# %% ../nbs/30_cli.ipynb #c23534f1
 def _inputs(args:list, stdin) -> tuple:
     "(items, streaming): the URIs given, or the lines of `stdin` if `args` is `['-']`"
     return (_lines(stdin), True) if args == ['-'] else (args, False)
@@ -43,7 +43,7 @@ def _caret(text:str, e:URIError) -> str:
     pos = e.position if e.position is not None else len(text)
     return f"{text}\n{' ' * pos}^ {e.rule}: {e.message}"
 
-# %% ../nbs/30_cli.ipynb #d3923a0b
+# %% ../nbs/30_cli.ipynb #2f309f3b
 def _value(v):
     "A JSON-able form of a part's value"
     if v is None or isinstance(v, (str, int, float, bool)): return v
@@ -62,7 +62,7 @@ def parts(uri:str) -> dict:
         if f.name != 'text': d[f.name] = _value(getattr(s, f.name))
     return d
 
-# %% ../nbs/30_cli.ipynb #e289e54c
+# %% ../nbs/30_cli.ipynb #76f4c94a
 def _cmd_parse(a, stdin, out, err) -> int:
     items, streaming = _inputs(a.uri, stdin)
     if streaming or a.json:
@@ -75,7 +75,7 @@ def _cmd_parse(a, stdin, out, err) -> int:
         out.write(''.join(f"{k}: {'(absent)' if v is None else v}\n" for k, v in d.items()))
     return int(bad > 0)
 
-# %% ../nbs/30_cli.ipynb #a01541ff
+# %% ../nbs/30_cli.ipynb #006aa56e
 def _grammar(name:str) -> str:
     "`name` if it is a registered grammar, else a usage error"
     if name not in GRAMMARS:
@@ -100,14 +100,14 @@ def _cmd_check(a, stdin, out, err) -> int:
             except URIError as e: bad += 1; out.write(_caret(u, e) + '\n')
     return int(bad > 0)
 
-# %% ../nbs/30_cli.ipynb #8303bcca
+# %% ../nbs/30_cli.ipynb #4af1b331
 def _cmd_canon(a, stdin, out, err) -> int:
     items, _ = _inputs(a.uri, stdin)
     if a.level is None: fn = lambda u, enc=a.encoding: canonical(u, enc)
     else: fn = lambda u, lvl=a.level, enc=a.encoding: to_level(u, lvl, enc)
     return int(_stream(fn, items, out, err, 'URI') > 0)
 
-# %% ../nbs/30_cli.ipynb #c952c67c
+# %% ../nbs/30_cli.ipynb #d838050b
 def _cmd_compare(a, stdin, out, err) -> int:
     if a.b == '-':
         diff = 0
@@ -122,7 +122,7 @@ def _cmd_compare(a, stdin, out, err) -> int:
     out.write(''.join(f"  {x.part}: {x.kind}: {x.detail}\n" for x in r.reasons))
     return 0 if r.equivalent else 1
 
-# %% ../nbs/30_cli.ipynb #01738b32
+# %% ../nbs/30_cli.ipynb #a4b9d032
 def _partial():
     "The `uri1630.partial` module (a usage error if this installation lacks it)"
     try: import uri1630.partial as P
@@ -137,7 +137,7 @@ def _cmd_resolve(a, stdin, out, err) -> int:
         for p in items:
             try: steps = P.resolve_steps(a.context, p, a.reading)
             except URIError as e: bad += 1; print(f"uri1630: {e}", file=err); continue
-            out.write(''.join(f"{s}\n" for s in (steps if isinstance(steps, (list, tuple)) else [steps])))
+            out.write(''.join(f"{i}. {s.rule}: {s.result}\n     {s.detail}\n" for i, s in enumerate(steps, 1)))
         return int(bad > 0)
     return int(_stream(lambda p: str(P.resolve(a.context, p, a.reading)), items, out, err, 'partial') > 0)
 
@@ -146,7 +146,7 @@ def _cmd_relative(a, stdin, out, err) -> int:
     items, _ = _inputs(a.target, stdin)
     return int(_stream(lambda t: str(P.relative(a.context, t)), items, out, err, 'target') > 0)
 
-# %% ../nbs/30_cli.ipynb #4de76635
+# %% ../nbs/30_cli.ipynb #8645a2bd
 def _extract_stream(stream, out, hyphen='keep', bare=True, size=1 << 16) -> int:
     "Write the URLs wrapped in the text read from `stream`, one per line; returns how many"
     carry, n = '', 0
@@ -161,7 +161,7 @@ def _extract_stream(stream, out, hyphen='keep', bare=True, size=1 << 16) -> int:
         lt = rest.rfind('<')
         carry = rest[lt:] if lt >= 0 else ''
 
-# %% ../nbs/30_cli.ipynb #890e3aa2
+# %% ../nbs/30_cli.ipynb #629316b7
 def _cmd_extract(a, stdin, out, err) -> int:
     if a.file in (None, '-'): _extract_stream(stdin, out, a.hyphen); return 0
     try: f = open(a.file, encoding='utf-8-sig', errors='surrogateescape')
@@ -169,7 +169,7 @@ def _cmd_extract(a, stdin, out, err) -> int:
     with f: _extract_stream(f, out, a.hyphen)
     return 0
 
-# %% ../nbs/30_cli.ipynb #32d43375
+# %% ../nbs/30_cli.ipynb #0180313a
 def _cmd_get(a, stdin, out, err) -> int:
     data = retrieve(a.url, timeout=a.timeout, redirects=a.redirects)
     if a.output not in (None, '-'):
@@ -180,7 +180,7 @@ def _cmd_get(a, stdin, out, err) -> int:
     else: out.write(data.decode('latin-1'))
     return 0
 
-# %% ../nbs/30_cli.ipynb #d7a62b38
+# %% ../nbs/30_cli.ipynb #8bfc2130
 def demo(out=None):
     "Print uri1630's reading of RFC 1630's own examples"
     out = out or sys.stdout
@@ -200,7 +200,7 @@ def demo(out=None):
     for lvl in ("decoded", "canonical", "conservative", "alphanumeric"):
         p(f"  {lvl:>12}: {to_level('http://h/Zürich caf%E9?a+b%2Bc', lvl)}")
 
-# %% ../nbs/30_cli.ipynb #e2b012d5
+# %% ../nbs/30_cli.ipynb #007c14f6
 def _parser() -> argparse.ArgumentParser:
     "The argument parser of `uri1630`"
     ap = argparse.ArgumentParser(prog='uri1630', description="RFC 1630 URIs from the shell. Where a command takes URIs, '-' reads them from stdin, one per line.")
@@ -236,7 +236,7 @@ def _parser() -> argparse.ArgumentParser:
 _COMMANDS = {'parse': _cmd_parse, 'check': _cmd_check, 'canon': _cmd_canon, 'compare': _cmd_compare,
              'resolve': _cmd_resolve, 'relative': _cmd_relative, 'extract': _cmd_extract, 'get': _cmd_get}
 
-# %% ../nbs/30_cli.ipynb #1f394e84
+# %% ../nbs/30_cli.ipynb #47a16c7a
 def _std(stream, mode):
     "A UTF-8 text stream over the binary buffer of `stream` (as is, if it has none)"
     b = getattr(stream, 'buffer', None)
