@@ -6,14 +6,14 @@
 __all__ = ['SENTENCES', 'READINGS', 'PARTIAL_EXAMPLES', 'PARTIAL_CONTEXTS', 'slash_runs', 'Step', 'resolve', 'resolve_steps',
            'relative']
 
-# %% ../nbs/07_partial_form.ipynb #6f993054
+# %% ../nbs/07_partial_form.ipynb #f76a8754
 import re
 from types import MappingProxyType
 from typing import NamedTuple, Optional
 from .errors import URISyntaxError, _need_str
 from .syntax import parse
 
-# %% ../nbs/07_partial_form.ipynb #a5c8787f
+# %% ../nbs/07_partial_form.ipynb #a7a26aa7
 _RUNS = re.compile('/+')
 
 def slash_runs(uri:str, # an absolute URI or partial form
@@ -23,7 +23,7 @@ def slash_runs(uri:str, # an absolute URI or partial form
     end = len(u.path) if u.scheme is None else len(u.scheme) + 1 + len(u.path)
     return tuple((m.start(), m.end() - m.start()) for m in _RUNS.finditer(uri, 0, end))
 
-# %% ../nbs/07_partial_form.ipynb #17233548
+# %% ../nbs/07_partial_form.ipynb #d9c4b795
 class Step(NamedTuple):
     "One step of resolving a partial form: the rule applied, the RFC sentence, and the text after it"
     rule: str                      # short name of the rule: "context", "absolute", "whole-object", "slash", "last-part", "dots", "search-fragment"
@@ -32,7 +32,7 @@ class Step(NamedTuple):
     detail: str                    # what the step did here, in words
     span: Optional[tuple] = None   # `(offset, length)` in the context of the slash run the step used, if any
 
-# %% ../nbs/07_partial_form.ipynb #41a65750
+# %% ../nbs/07_partial_form.ipynb #4e27a0a3
 _DRAFT = "draft-www-uri-00 (March 1994): "
 SENTENCES = MappingProxyType({
     'context': "In the World-Wide Web applications, the context URI is that of the document or object containing a reference.",
@@ -52,7 +52,7 @@ SENTENCES = MappingProxyType({
 })
 READINGS = ('examples', 'literal')
 
-# %% ../nbs/07_partial_form.ipynb #03115f6a
+# %% ../nbs/07_partial_form.ipynb #f3d3d69d
 _SINGLE = re.compile('(?<!/)/(?!/)')   # a run of exactly one slash (the lookbehind fails first inside runs: linear)
 
 def _slash_cut(base, start, n, reading):
@@ -68,7 +68,7 @@ def _slash_cut(base, start, n, reading):
         if l == n: cut = s
     return cut
 
-# %% ../nbs/07_partial_form.ipynb #e4b93a06
+# %% ../nbs/07_partial_form.ipynb #5ce1537f
 def _remove_dots(text, start, counts=None):
     "`text` with `xxx/../` and `/.` removed from the path after its root (`start` is where the path begins)"
     if text.find('.', start) < 0: return text
@@ -87,53 +87,56 @@ def _remove_dots(text, start, counts=None):
         else: out.append(e)
     return text[:b+1] + '/'.join(out) if out else text[:b]
 
-# %% ../nbs/07_partial_form.ipynb #31597d35
+# %% ../nbs/07_partial_form.ipynb #16f9722c
 def _resolve(context, partial, reading, trace=None):
     "The one implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `Step`s in"
     if type(context) is not str: _need_str(context, 'context')
     if type(partial) is not str: _need_str(partial, 'partial')
     if reading != 'examples' and reading != 'literal':
         raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
-    p = parse(partial)
-    if p.scheme is not None: return _absolute(context, partial, p, trace)
-    c = parse(context)
-    if c.scheme is None:
+    h = partial.find('#'); q = partial.find('?', 0, len(partial) if h < 0 else h)
+    pend = q if q >= 0 else h if h >= 0 else len(partial)          # `parse`'s split, inlined for speed
+    k = partial.find(':', 0, pend)
+    if k >= 0 and partial.find('/', 0, k) < 0: return _absolute(context, partial, partial[:k], trace)
+    h = context.find('#'); q = context.find('?', 0, len(context) if h < 0 else h)
+    end = q if q >= 0 else h if h >= 0 else len(context)
+    k = context.find(':', 0, end)
+    if k < 0 or context.find('/', 0, k) >= 0:
         raise URISyntaxError("the context of a partial form must be an absolute URI (a colon before any slash)",
                              context, 0, 'partial form: context')
-    start = len(c.scheme) + 1
-    base = context[:start + len(c.path)]
-    if trace is not None: _trace_context(trace, context, c, base)
-    if not p.path and p.search is None: return _whole_object(context, c, base, p, trace)
-    if p.path[:1] == '/': merged = _slash_rule(base, start, p.path, reading, trace)
-    else: merged = _last_part(base, start, p.path, trace)
-    return _finish(merged, start, p, trace)
+    start, base, path, tail = k + 1, context[:end], partial[:pend], partial[pend:]
+    if trace is not None: _trace_context(trace, context, base)
+    if not path and tail[:1] != '?': return _whole_object(context if h < 0 else context[:h], tail, trace)
+    if path[:1] == '/': merged = _slash_rule(base, start, path, reading, trace)
+    else: merged = _last_part(base, start, path, trace)
+    return _finish(merged, start, tail, trace)
 
-# %% ../nbs/07_partial_form.ipynb #c46352c1
-def _absolute(context, partial, p, trace):
+# %% ../nbs/07_partial_form.ipynb #0c9991e0
+def _absolute(context, partial, scheme, trace):
     if trace is not None:
         c = parse(context)
-        same = c.scheme is not None and c.scheme.lower() == p.scheme.lower()
+        same = c.scheme is not None and c.scheme.lower() == scheme.lower()
         trace.append(Step('absolute', SENTENCES['absolute'], partial,
-                          f"the partial has a scheme ({p.scheme!r}): it is an absolute URI and is used as given"
+                          f"the partial has a scheme ({scheme!r}): it is an absolute URI and is used as given"
                           + (" (the same scheme written out is still an absolute form: decision)" if same else "")))
     return partial
 
-def _trace_context(trace, context, c, base):
+def _trace_context(trace, context, base):
+    c = parse(context)
     d = "the context URI: its scheme and path are " + repr(base)
     if c.search is not None: d += f", its search ?{c.search}"
     if c.fragment is not None: d += f"; its fragment-id #{c.fragment} is not part of its URI and is set aside (decision)"
     trace.append(Step('context', SENTENCES['context'], context if c.fragment is None else context[:context.find('#')], d))
 
-def _whole_object(context, c, base, p, trace):
-    whole = base if c.search is None else f"{base}?{c.search}"
-    result = whole if p.fragment is None else f"{whole}#{p.fragment}"
+def _whole_object(whole, tail, trace):
+    result = whole + tail
     if trace is not None:
         trace.append(Step('whole-object', SENTENCES['whole-object'], result,
-                          "the partial is empty: it names the context object" if p.fragment is None else
-                          f"the partial is only a fragment-id: #{p.fragment} of the context object"))
+                          "the partial is empty: it names the context object" if not tail else
+                          f"the partial is only a fragment-id: {tail} of the context object"))
     return result
 
-# %% ../nbs/07_partial_form.ipynb #6d72f895
+# %% ../nbs/07_partial_form.ipynb #d559d810
 def _slash_rule(base, start, path, reading, trace):
     n = len(path) - len(path.lstrip('/'))
     cut = _slash_cut(base, start, n, reading)
@@ -156,24 +159,20 @@ def _last_part(base, start, path, trace):
                           None if r < start else (r, 1)))
     return kept + path
 
-# %% ../nbs/07_partial_form.ipynb #3531c500
-def _finish(merged, start, p, trace):
-    if trace is None: out = _remove_dots(merged, start)
-    else:
-        counts = [0, 0]
-        out = _remove_dots(merged, start, counts)
-        m = _SINGLE.search(merged, start)
-        root = merged if m is None else merged[:m.start()]
-        trace.append(Step('dots', SENTENCES['dots'], out,
-                          f"removed {counts[0]} \"xxx/../\" and {counts[1]} \"/.\"; the root {root!r} is never removed from"
-                          if counts != [0, 0] else "no \"xxx/../\" or \"/.\" to remove"))
-    if p.search is not None: out = f"{out}?{p.search}"
-    if p.fragment is not None: out = f"{out}#{p.fragment}"
-    if trace is not None and (p.search is not None or p.fragment is not None):
-        trace.append(Step('search-fragment', SENTENCES['search-fragment'], out, "appended the partial's search and fragment-id as given"))
-    return out
+# %% ../nbs/07_partial_form.ipynb #9ef96412
+def _finish(merged, start, tail, trace):
+    if trace is None: return _remove_dots(merged, start) + tail
+    counts = [0, 0]
+    out = _remove_dots(merged, start, counts)
+    m = _SINGLE.search(merged, start)
+    root = merged if m is None else merged[:m.start()]
+    trace.append(Step('dots', SENTENCES['dots'], out,
+                      f"removed {counts[0]} \"xxx/../\" and {counts[1]} \"/.\"; the root {root!r} is never removed from"
+                      if counts != [0, 0] else "no \"xxx/../\" or \"/.\" to remove"))
+    if tail: trace.append(Step('search-fragment', SENTENCES['search-fragment'], out + tail, f"appended the partial's {tail!r} as given"))
+    return out + tail
 
-# %% ../nbs/07_partial_form.ipynb #e28590bd
+# %% ../nbs/07_partial_form.ipynb #96c71e36
 def resolve(context:str,             # the absolute URI of the object that contains the reference
             partial:str,             # the partial (or absolute) URI found in it
             reading:str="examples",  # the slash rule: "examples" (the RFC's table, the draft's words) or "literal" (the RFC's sentence)
@@ -190,75 +189,89 @@ def resolve_steps(context:str,             # the absolute URI of the object that
     _resolve(context, partial, reading, trace)
     return tuple(trace)
 
-# %% ../nbs/07_partial_form.ipynb #12e969a8
+# %% ../nbs/07_partial_form.ipynb #707fe2eb
 PARTIAL_EXAMPLES = (("g", "magic://a/b/c//d/e/g"), ("/g", "magic://a/g"), ("//g", "magic://g"),
                     ("../g", "magic://a/b/c//d/g"), ("g:h", "g:h"))
 PARTIAL_CONTEXTS = ("magic://a/b/c//d/e/f", "magic://a/b/c//d/e/")
 
-# %% ../nbs/07_partial_form.ipynb #8d6189d9
-def _context_object(c, t, context, target):
+# %% ../nbs/07_partial_form.ipynb #a6f84dfc
+def _context_object(context, target):
     "`''` or `'#frag'` if `target` is the context object (the shortest form there is), else `None`"
     h = target.find('#'); hc = context.find('#')
     if (target if h < 0 else target[:h]) == (context if hc < 0 else context[:hc]):
         return '' if h < 0 else target[h:]
     return None
 
-def _guard(rest):
-    "`rest` as a last-part partial: `./` in front when it would read as empty, a fragment, a slash form or an absolute URI"
-    if not rest or rest[0] in '/#' or parse(rest).scheme is not None: return './' + rest
-    return rest
+def _last_part_ok(x, tail):
+    "`True` if `x + tail` is read by the last-part rule with path `x` (not empty, a fragment, a slash form or absolute)"
+    if not x: return tail[:1] == '?'
+    if x[0] == '/': return False
+    k = x.find(':')
+    return k < 0 or x.find('/', 0, k) >= 0
 
-# %% ../nbs/07_partial_form.ipynb #512857c9
-def _climbs(base, start, tbase, target):
-    "Candidates from the last-part rule: climb with `../` from the context's directory to the longest shared one"
+# %% ../nbs/07_partial_form.ipynb #a6bd3457
+def _climbs(base, start, tbase):
+    "The context's directory `d`, and paths `x` that may give `tbase` after `d` by the last-part rule"
     r = base.rfind('/')
-    if r < start: return [_guard(target[start:])]   # no slash: the whole path is the last part
+    if r < start: return base[:start], [tbase[start:], './' + tbase[start:]]   # no slash: the whole path is the last part
     d = base[:r+1]
-    pos = _slash_positions(base, start, r)
-    lo, hi = 0, len(pos) - 1                       # pos[k]: offsets of the slashes (pos[0] = start-1, "before the path")
-    while lo < hi:                                 # binary search: the longest directory prefix `target` shares
-        mid = (lo + hi + 1) // 2
-        if target.startswith(d[:pos[mid] + 1]): lo = mid
-        else: hi = mid - 1
-    q = pos[lo]; m = len(pos) - 1 - lo
-    out = [('../' * m + target[q+1:]) if m else _guard(target[q+1:])]
-    tl = len(tbase)                                 # target is a directory of the context, without its slash
-    if tl > start and d.startswith(tbase) and len(d) > tl and d[tl] == '/':
-        k = d.count('/', tl + 1)
-        out.append(('.' if k == 0 else '../' * (k - 1) + '..') + target[tl:])
-    return out
-
-def _slash_positions(base, start, r):
     pos, i = [start - 1], base.find('/', start)
     while 0 <= i <= r: pos.append(i); i = base.find('/', i + 1)
-    return pos
+    lo, hi = 0, len(pos) - 1                       # binary search: the longest directory prefix `tbase` shares
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if tbase.startswith(d[:pos[mid] + 1]): lo = mid
+        else: hi = mid - 1
+    q, m = pos[lo], len(pos) - 1 - lo
+    rest = tbase[q+1:]
+    out = ['../' * m + rest] if m else [rest, './' + rest]
+    tl = len(tbase)                                # `tbase` is a directory of the context, written without its slash
+    if tl >= start and len(d) > tl and d[tl] == "/" and d.startswith(tbase):
+        k = d.count('/', tl + 1)
+        out.append('.' if k == 0 else '../' * (k - 1) + '..')
+    return d, out
 
-# %% ../nbs/07_partial_form.ipynb #1b5c44ed
-def _slash_forms(base, start, tbase, target, reading):
-    "Candidates from the slash rule: the target's text after a slash run of the context that the rule would keep"
-    out, cuts = [], {}
-    for m in _RUNS.finditer(tbase, start):
-        s, n = m.start(), m.end() - m.start()
-        if n not in cuts:
-            cut = _slash_cut(base, start, n, reading)
-            cuts[n] = start if cut is None else cut
-        if cuts[n] == s and base[:s] == tbase[:s]: out.append(target[s:])
-    return out
+# %% ../nbs/07_partial_form.ipynb #6f6f06f5
+def _slash_forms(base, start, tbase):
+    "Offsets `s` of slash runs of `tbase` where `tbase[s:]` could follow the same text of the context (checked by the caller)"
+    return [m.start() for m in _RUNS.finditer(tbase, start) if base.startswith(tbase[:m.start()])]
 
-# %% ../nbs/07_partial_form.ipynb #94d58889
+def _slash_ok(base, start, tbase, s, reading, cuts):
+    n = len(tbase) - s - len(tbase[s:].lstrip('/'))
+    if n not in cuts:
+        cut = _slash_cut(base, start, n, reading)
+        cuts[n] = start if cut is None else cut
+    return cuts[n] == s
+
+# %% ../nbs/07_partial_form.ipynb #d25f687e
 def relative(context:str,             # the absolute URI of the object that will contain the reference
              target:str,              # the absolute URI to refer to
              reading:str="examples",  # the slash rule `resolve` will use
             ) -> str:
     "The shortest partial form found that `resolve(context, ...)` turns into `target` (`target` itself if none)"
+    _need_str(context, 'context'); _need_str(target, 'target')
+    if reading != 'examples' and reading != 'literal': raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
     c, t = parse(context), parse(target)
     if c.scheme is None: raise URISyntaxError("the context of a partial form must be an absolute URI", context, 0, 'partial form: context')
     if t.scheme is None: raise URISyntaxError("the target must be an absolute URI", target, 0, 'partial form: target')
     if t.scheme != c.scheme: return target
-    if (o := _context_object(c, t, context, target)) is not None: return o
+    if (o := _context_object(context, target)) is not None: return o
     start = len(c.scheme) + 1
     base, tbase = context[:start + len(c.path)], target[:start + len(t.path)]
-    cands = sorted(_climbs(base, start, tbase, target) + _slash_forms(base, start, tbase, target, reading), key=len)
-    for p in cands:
-        if len(p) < len(target) and _resolve(context, p, reading) == target: return p
-    return target
+    tail, best = target[len(tbase):], target
+    d, xs = _climbs(base, start, tbase)
+    if (nd := _remove_dots(d, start)) != d: xs += _climbs(nd + 'x', start, tbase)[1]   # the context's own dots are removed too
+    for x in xs:
+        if len(x) + len(tail) < len(best) and _last_part_ok(x, tail) and _remove_dots(d + x, start) == tbase: best = x + tail
+    if _remove_dots(tbase, start) == tbase:        # a slash form is resolved to `tbase` itself, dots and all
+        cuts = {}
+        for s in _slash_forms(base, start, tbase):
+            if len(target) - s < len(best) and _slash_ok(base, start, tbase, s, reading, cuts): best = target[s:]
+    if len(best) > 2 + len(tail):                  # slash forms that climb: "/../g", "/."
+        for n in {1} | {n for _, n in slash_runs(base)}:
+            cut = _slash_cut(base, start, n, reading)
+            kept = base[:start if cut is None else cut]
+            for y in _climbs(kept + '/' * n + 'x', start, tbase)[1]:
+                x = '/' * n + y
+                if len(x) + len(tail) < len(best) and y[:1] != '/' and _remove_dots(kept + x, start) == tbase: best = x + tail
+    return best

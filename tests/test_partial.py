@@ -1,0 +1,127 @@
+"""Property tests for "Partial (relative) form": resolve, resolve_steps and relative (uri1630.partial)."""
+import pickle
+import pytest
+from hypothesis import given, strategies as st, settings, example
+from uri1630 import URIError
+from uri1630.partial import resolve, resolve_steps, relative, slash_runs, _remove_dots, PARTIAL_EXAMPLES, PARTIAL_CONTEXTS
+from strategies import any_text
+from strategies_partial import contexts, targets, partials, readings
+
+MANY = settings(max_examples=3000)    # "thousands of cases" for the round trip and the shortness
+SOME = settings(max_examples=1000)
+
+
+def _hier_end(u):
+    return min([i for i in (u.find("?"), u.find("#")) if i >= 0] or [len(u)])
+
+
+@pytest.mark.parametrize("context", PARTIAL_CONTEXTS)
+@pytest.mark.parametrize("partial,expected", PARTIAL_EXAMPLES)
+def test_rfc_examples(context, partial, expected):
+    """All ten rows of the RFC's table under the default reading; the literal reading differs only on /g."""
+    assert resolve(context, partial) == expected
+    assert resolve(context, partial, "literal") == ("magic://a/b/c//d/g" if partial == "/g" else expected)
+    assert relative(context, expected) == partial
+
+
+@MANY
+@given(contexts, targets, readings)
+@example("magic://a/b/c//d/e/f", "magic://a/g", "literal")
+@example("x:/a/b", "x:/a/b/", "examples")
+@example("http://a/b/c", "http://a", "examples")
+def test_relative_round_trip(c, t, reading):
+    """resolve(c, relative(c, t)) == t, never longer than t; the absolute URI when the schemes differ."""
+    p = relative(c, t, reading)
+    assert resolve(c, p, reading) == t
+    assert len(p) <= len(t)
+    if t.split(":", 1)[0] != c.split(":", 1)[0]:
+        assert p == t
+
+
+@MANY
+@given(contexts, partials, readings)
+def test_relative_is_at_least_as_short_as_any_partial(c, p, reading):
+    """Whatever partial p names t = resolve(c, p), relative(c, t) is no longer than p (and resolves to t).
+
+    For contexts without removable dot elements of their own (`x:/a/./b` is one with): for those, relative
+    gives a partial that resolves back, but not always the shortest."""
+    h = _hier_end(c)
+    if _remove_dots(c[:h], c.find(":") + 1) != c[:h]: return
+    t = resolve(c, p, reading)
+    r = relative(c, t, reading)
+    assert resolve(c, r, reading) == t
+    assert len(r) <= len(p) or len(r) <= len(t) and len(t) <= len(p)
+
+
+@SOME
+@given(contexts, partials, readings)
+def test_resolve_properties(c, p, reading):
+    """The result is absolute, has no removable dot elements, and is the last step of resolve_steps."""
+    r = resolve(c, p, reading)
+    steps = resolve_steps(c, p, reading)
+    assert steps[-1].result == r
+    assert pickle.loads(pickle.dumps(steps)) == steps and hash(steps)
+    if p.split("#")[0].split("?")[0].find(":") < 0 or "/" in p.split(":")[0]:   # a partial (not absolute) form
+        assert r.split(":", 1)[0] == c.split(":", 1)[0]
+        h = _hier_end(r)
+        if p == "" or p.startswith("#"):                                 # the context object, as it is written
+            assert r == c.split("#")[0] + p; return
+        assert _remove_dots(r[:h], r.find(":") + 1) == r[:h]          # dot removal is idempotent on results
+        assert r[h:] == p[_hier_end(p):]                                 # the partial's ?search#fragment kept as given
+
+
+@SOME
+@given(contexts, partials)
+def test_readings_agree_without_inner_double_slash(c, p):
+    """The two readings differ only where the context has a run of two or more slashes after its first run."""
+    runs = slash_runs(c)
+    if all(n == 1 for _, n in runs[1:]):
+        assert resolve(c, p, "examples") == resolve(c, p, "literal")
+
+
+def _naive(elems):
+    """RFC 1630's removal, word for word: remove one "xxx/.." or "." at a time until none is left."""
+    elems = list(elems)
+    while True:
+        for i, e in enumerate(elems):
+            if e == ".": del elems[i]; break
+            if e == ".." and i > 0 and elems[i - 1] != "..": del elems[i - 1:i + 1]; break
+        else: return elems
+
+
+@SOME
+@given(st.lists(st.sampled_from(["a", "b", "", ".", "..", "..."]), min_size=1, max_size=10))
+def test_stack_equals_recursive_removal(elems):
+    """The one-pass stack gives what removing pairs from the left until none is left gives."""
+    elems = ["r"] + elems                  # a first element, so that the root stays "x://h"
+    text = "x://h/" + "/".join(elems)
+    out = _naive(elems)
+    assert _remove_dots(text, 2) == ("x://h/" + "/".join(out) if out else "x://h")
+
+
+@settings(max_examples=1000)
+@given(any_text, any_text, readings)
+def test_never_crashes(c, p, reading):
+    """Any text in, a str or a URIError out."""
+    for f in (resolve, relative):
+        try: assert isinstance(f(c, p, reading), str)
+        except URIError: pass
+
+
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from(["a", "b", "c", "", "x:y", "e f"]), min_size=1, max_size=4),
+       st.lists(st.sampled_from(["a", "b", "c", "", "x:y", "e f"]), min_size=1, max_size=4),
+       st.sampled_from(["http://info.cern.ch/hypertext/WWW/", "magic://a/b/c//d/"]),
+       st.sampled_from(["magic://x/", "ftp://moved.example/deep//er/", "file:/moved/"]))
+def test_moving_the_group(a, b, old, new):
+    """"Allows the group of objects to be moved without changing any references" (for partials that stay inside the group)."""
+    a, b = "p/" + "/".join(a), "q/" + "/".join(b)     # a first element that is not void: "//" would change the hierarchy
+    p = relative(old + a, old + b)
+    if not p.startswith("/") and ".." not in p.split("/") and p != old + b:
+        assert resolve(new + a, p) == new + b
+
+
+def test_types():
+    with pytest.raises(TypeError): resolve(None, "g")
+    with pytest.raises(TypeError): relative("x:/a", b"x:/b")
+    with pytest.raises(ValueError): resolve("x:/a", "g", reading="draft")
