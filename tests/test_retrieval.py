@@ -109,6 +109,10 @@ def test_ftp_named_login(ftpd):
     assert retrieve(url) == b"for alice only\n"
     assert retrieve(f"ftp://{S.FTP_USER}@{ftpd.host}:{ftpd.port}/private.txt", password=S.FTP_PASSWORD) == b"for alice only\n"
 
+def test_ftp_password_asked_but_absent(ftpd):
+    e = _err(f"ftp://{S.FTP_USER}@{ftpd.host}:{ftpd.port}/private.txt")
+    assert (e.status, e.command) == (331, f"USER {S.FTP_USER}") and "password=" in str(e)
+
 def test_ftp_refused_login(ftpd):
     e = _err(f"ftp://{S.FTP_USER}:nope@{ftpd.host}:{ftpd.port}/private.txt")
     assert (e.status, e.command) == (530, "PASS ****") and "nope" not in str(e)
@@ -196,6 +200,9 @@ def test_file(tmp_path):
     p = tmp_path / "f.txt"; p.write_bytes(b"x\n")
     assert retrieve(f"file://{p}") == retrieve(f"file://localhost{p}") == b"x\n"
     assert "only a void host" in str(_err(f"file://elsewhere.example{p}"))
+
+def test_gopher_session_types_refused():
+    assert "a telnet session" in str(_err("gopher://127.0.0.1:9/8session"))     # refused before any connection
 
 @pytest.mark.parametrize("url", ["mailto:a@b.c", "news:comp.lang.python", "telnet://h/", "x-y:z"])
 def test_no_retrieval(url):
