@@ -165,8 +165,10 @@ def _convert(s:str, off:int, level:Level, R:frozenset, encoding:str, text:str, t
 
 def _convert_path(path, off, level, R, encoding, text, trace=None):
     "Bring a path to `level`: segment by segment, the login segment with its own reserved set, dot segments kept"
-    if trace is None and '%' not in path and _machine(level, R).plain_path(path.startswith('//')):
-        return _convert(path, off, level, R, encoding, text)  # no escape, '.' and (in a login) '@' kept: one run
+    login = path.startswith('//')
+    if trace is None and _machine(level, R).plain_path(login) and '%2e' not in path and '%2E' not in path \
+            and not (login and '%40' in path):
+        return _convert(path, off, level, R, encoding, text)  # no dot or '@' rule can apply: the path in one run
     segs, out, pos = path.split('/'), [], off
     login = len(segs) > 2 and segs[0] == '' and segs[1] == ''      # "//login/..." : segs[2] is the login
     for j, seg in enumerate(segs):
@@ -188,7 +190,7 @@ class _Machine(NamedTuple):
     keep: frozenset        # the Latin-1 characters kept as written
 
     def plain_path(self, login:bool) -> bool:
-        "`True` if the segment rules cannot matter: '.' (and, with a login, '@') are kept as written"
+        "`True` if unescaped dot segments and (with a login) '@' are kept as written, so only escapes could need the segment rules"
         return '.' in self.keep and (not login or '@' in self.keep)
 
 @lru_cache(maxsize=64)
