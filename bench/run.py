@@ -2,6 +2,7 @@
 
     python bench/run.py            # the full run (corpus sample of 20,000 URLs, 5 interleaved runs; about a minute)
     python bench/run.py --quick    # a short run (2,000 URLs, 3 runs; a few seconds): what CI and the notebook use
+    python bench/run.py --smoke    # seconds: every operation and peer once on 200 URLs (CI: it still runs; no timing checked)
     python bench/run.py --json out.json
 
 Rules the numbers obey (see nbs/34_performance.ipynb):
@@ -160,9 +161,9 @@ def measure(cands, items, runs=5, seed=0):
             finally: gc.enable()
     return {name: statistics.median(ts) for name, ts in times.items()}
 
-def datasets(quick):
+def datasets(quick, n=None):
     "name -> {op: items}; each op gets the items it takes (URLs, or (base, reference) pairs)"
-    n = 2000 if quick else 20000
+    n = n or (2000 if quick else 20000)
     corpus = load_corpus(n)
     pairs = link_pairs(load_corpus(n))
     http_file = [u for u in corpus if u.startswith(('http:', 'https:', 'file:'))]
@@ -175,11 +176,11 @@ def datasets(quick):
             'many escapes': dict(parse=esc, validate=esc, canonical=esc, parse_url=esc),
             'deep relative': dict(resolve=deep, relative=[(b, up.urljoin(b, r)) for b, r in deep])}
 
-def run_all(quick=False, ops=None):
+def run_all(quick=False, ops=None, n=None, runs=None):
     "Measure every operation on every data set: a list of rows {set, op, contender, ns}"
     C, rows = contenders(), []
-    runs = 3 if quick else 5
-    for set_name, by_op in datasets(quick).items():
+    runs = runs or (3 if quick else 5)
+    for set_name, by_op in datasets(quick, n).items():
         for op, items in by_op.items():
             if ops and op not in ops or not C.get(op) or not items: continue
             for name, ns in measure(C[op], items, runs).items():
@@ -198,10 +199,10 @@ def goal_table(rows, set_name='corpus'):
     return out
 
 # %% scaling: input size against time
-def scaling(quick=False, sizes=(64, 256, 1024, 4096, 16384)):
+def scaling(quick=False, sizes=(64, 256, 1024, 4096, 16384), count=None):
     "ns per URL (and per character) against URL length, per operation: rows {op, size, ns, ns_per_char}"
     C, rows = contenders(), []
-    count = 100 if quick else 400
+    count = count or (100 if quick else 400)
     mine = {'parse': 'uri1630.parse', 'validate': 'uri1630.validate', 'canonical': 'uri1630.canonical',
             'resolve': 'uri1630.resolve', 'parse_url': 'uri1630.parse_url'}
     for size in sizes:
@@ -224,11 +225,11 @@ def memory():
                 splitresult_tuple=statistics.mean(a for a, _ in theirs), splitresult_deep=statistics.mean(b for _, b in theirs))
 
 # %% streaming CLI
-def cli_stream(quick=False):
+def cli_stream(quick=False, n=None):
     "Wall time and peak memory of `uri1630 canon -` over the corpus (and over half of it), if the CLI has `canon`"
     from uri1630 import cli
     if not re.search(r"add_parser\(\s*['\"]canon['\"]", open(cli.__file__).read()): return None
-    lines = load_corpus(5000 if quick else None)
+    lines = load_corpus(n or (5000 if quick else None))
     out = {}
     for label, part in (('all', lines), ('half', lines[:len(lines) // 2])):
         code = ("import resource,sys,time; from uri1630.cli import main; t=time.perf_counter(); rc=main(['canon','-']);"
@@ -269,14 +270,16 @@ def report(rows, scale_rows=None, mem=None, cli=None, file=sys.stdout):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--quick', action='store_true', help='a short run (seconds), as in CI and the notebook')
+    ap.add_argument('--quick', action='store_true', help='a short run (seconds), as in the notebook')
+    ap.add_argument('--smoke', action='store_true', help='the shortest run: does everything still run? (CI)')
     ap.add_argument('--ops', nargs='*', help='only these operations')
     ap.add_argument('--json', help='also write the results to this file')
     ap.add_argument('--no-scaling', action='store_true')
     a = ap.parse_args(argv)
-    rows = run_all(a.quick, a.ops)
-    sc = None if a.no_scaling else scaling(a.quick)
-    mem, cli = memory(), cli_stream(a.quick)
+    quick = a.quick or a.smoke
+    rows = run_all(quick, a.ops, 200 if a.smoke else None, 1 if a.smoke else None)
+    sc = None if a.no_scaling else scaling(quick, (64, 1024) if a.smoke else (64, 256, 1024, 4096, 16384), 20 if a.smoke else None)
+    mem, cli = memory(), cli_stream(quick, 500 if a.smoke else None)
     report(rows, sc, mem, cli)
     if a.json: Path(a.json).write_text(json.dumps(dict(rows=rows, goals=goal_table(rows), scaling=sc, memory=mem, cli=cli), indent=1))
     return 0
