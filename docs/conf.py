@@ -1,0 +1,36 @@
+# Sphinx configuration for the uri1630 read-along site (docs/build.py runs Sphinx with -c docs/).
+from pathlib import Path
+from docutils import nodes
+
+DOCS = Path(__file__).resolve().parent
+project = "uri1630"
+author = "uri1630 developers"
+copyright = "2026 onwards, uri1630 developers"
+html_title = "uri1630 — RFC 1630, read along"
+extensions = ["myst_nb"]
+root_doc = "index"
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "_proc"]
+html_theme = "furo"
+html_static_path = [str(DOCS / "_static"), str(DOCS / "_vendor")]
+html_css_files = ["uri1630.css"]
+html_show_sourcelink = False
+html_copy_source = False
+myst_enable_extensions = ["colon_fence"]
+myst_heading_anchors = 3
+nb_execution_mode = "off"          # docs/build.py executed the notebooks already
+nb_merge_streams = True
+# the widget manager and RequireJS come from the site's own _static/ (docs/vendor.py), never a CDN;
+# the "cdn" the manager would fetch third-party widget modules from is the site itself
+nb_ipywidgets_js = {"require.js": {}, "embed-amd.js": {"data-jupyter-widgets-cdn": "_static/"}}
+suppress_warnings = ["myst.header", "mystnb.unknown_mime_type", "misc.highlighting_failure"]
+mathjax_path = "about:blank"       # no page needs TeX; never reference MathJax's CDN
+
+
+def _mark_quotes(app, doctree, docname):
+    "Class the RFC quotations: the blockquotes that end with a '— RFC …' citation"
+    for bq in doctree.findall(nodes.block_quote):
+        if "— RFC" in bq.astext(): bq["classes"].append("rfc-quote")
+
+
+def setup(app):
+    app.connect("doctree-resolved", _mark_quotes)
