@@ -255,3 +255,12 @@ def test_undot_inverts_dot_stuffing(lines):
     text = ''.join(l + '\r\n' for l in lines).encode()
     stuffed = b''.join((b'.' + l if l.startswith(b'.') else l) + b'\r\n' for l in text.split(b'\r\n')[:-1]) + b'.\r\n'
     assert undot(stuffed) == text
+
+
+def test_gateway_gets_the_entire_uri():
+    "RFC 1630 \"HTTP\": a gateway gets the entire URI on the HTTP command line, fragment removed"
+    def gw(c, rec):
+        rec.append(S.read_until(c, b"\r\n\r\n")); c.sendall(b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok")
+    with S.Misbehaving(gw) as m:
+        assert retrieve("gopher://127.0.0.1:9/1/x%09y#f", proxy=f"{m.host}:{m.port}") == b"ok"
+        assert m.received[0].startswith(b"GET gopher://127.0.0.1:9/1/x%09y HTTP/1.0\r\n")

@@ -6,7 +6,7 @@
 __all__ = ['DEFAULT_MAX_BYTES', 'ANONYMOUS_EMAIL', 'NO_RETRIEVAL', 'RetrievalError', 'retrieve', 'http_request', 'ftp_session',
            'undot', 'MenuItem', 'parse_menu', 'gopher_exchange', 'retrieve_menu']
 
-# %% ../nbs/32_retrieval.ipynb #44affcbb
+# %% ../nbs/32_retrieval.ipynb #c34180d5
 import os, re, socket, time
 from typing import NamedTuple, Optional, Callable
 from .errors import URIError, _need_str
@@ -14,7 +14,7 @@ from .encoding import escape
 from .schemes import parse_url
 from . import scheme_http, scheme_ftp, scheme_gopher, scheme_file   # importing them registers the schemes spoken here
 
-# %% ../nbs/32_retrieval.ipynb #bc60af7d
+# %% ../nbs/32_retrieval.ipynb #cd7d5428
 class RetrievalError(URIError):
     "A retrieval failed: `URIError` plus the server's `status` code and the protocol `command` that failed"
     def __init__(self,
@@ -32,7 +32,7 @@ class RetrievalError(URIError):
 
 def _rebuild_retrieval(cls, *a): return cls(*a)
 
-# %% ../nbs/32_retrieval.ipynb #5d439b96
+# %% ../nbs/32_retrieval.ipynb #8312934b
 class _Conn:
     "A TCP connection with a timeout on every operation and a bound on the octets read"
     def __init__(self, host, port, timeout, max_bytes, url, rule, trace=None):
@@ -52,7 +52,7 @@ class _Conn:
         except socket.timeout: self.fail(f"timed out after {self.timeout}s sending")
         except OSError as e: self.fail(f"the connection failed while sending: {e.strerror or e}")
 
-# %% ../nbs/32_retrieval.ipynb #dc9570c8
+# %% ../nbs/32_retrieval.ipynb #a1b5d78c
 def _recv(self:_Conn, what:str) -> bytes:
     "Read what is there (b'' at end of stream), counting it against `max_bytes`"
     try: b = self.sock.recv(65536)
@@ -74,7 +74,7 @@ def _readline(self:_Conn, what:str, limit:int=65536) -> bytes:
     if self.trace: self.trace('<', line.decode('latin-1').rstrip('\r\n'))
     return line
 
-# %% ../nbs/32_retrieval.ipynb #6ee44001
+# %% ../nbs/32_retrieval.ipynb #7336147b
 def _read_to_end(self:_Conn, what:str) -> bytes:
     "Everything until the server closes the connection (bounded by `max_bytes`)"
     parts = [self.buf]; self.buf = b''
@@ -100,7 +100,7 @@ def _close(self:_Conn):
 _Conn._recv, _Conn.readline, _Conn.read_to_end, _Conn.read_exactly, _Conn.close = _recv, _readline, _read_to_end, _read_exactly, _close
 _Conn.__enter__, _Conn.__exit__ = lambda self: self, lambda self, *a: self.close()
 
-# %% ../nbs/32_retrieval.ipynb #a838cf3e
+# %% ../nbs/32_retrieval.ipynb #1a0c7bd6
 DEFAULT_MAX_BYTES = 64 * 2**20
 ANONYMOUS_EMAIL = "uri1630@localhost"
 
@@ -115,12 +115,13 @@ class _Opts(NamedTuple):
     ftp_type: Optional[str]  # the TYPE sent for an FTP URL without a type code (the client's guess)
     trace: Optional[Callable]# called as trace(direction, line) for each line sent ('>') and received ('<')
     rfc: str = "1738"        # whose reading `parse_url` follows where RFC 1630 and RFC 1738 disagree
+    proxy: Optional[tuple] = None  # (host, port) of an HTTP gateway to send every non-file URL to, or None
 
     def conn(self, host, port, rule): return _Conn(host, port, self.timeout, self.max_bytes, self.url, rule, self.trace)
     def fail(self, message, rule, status=None, command=None):
         raise RetrievalError(message, self.url, None, rule, status, command)
 
-# %% ../nbs/32_retrieval.ipynb #934dd937
+# %% ../nbs/32_retrieval.ipynb #6fc0ad5f
 _SESSION = "represents an interactive session: \"information within the service cannot be addressed individually or, in general, automatically retrieved\" (RFC 1630, \"Telnet, rlogin, tn3270\")"
 NO_RETRIEVAL = {
     'mailto': "is an RFC 822 mail address to send mail to, not a located object (RFC 1630, \"Mailto\")",
@@ -140,14 +141,15 @@ def _no_retrieval(u, o:_Opts):
     why = NO_RETRIEVAL.get(u.scheme, "has no access algorithm here: \"any submission of a new URI scheme must include a definition of an algorithm for the retrieval of any object within that scheme\" (RFC 1630, \"Registration of naming schemes\")")
     o.fail(f"RFC 1630 defines no retrieval for {u.scheme}: here: a {u.scheme}: URL {why}", u.scheme)
 
-# %% ../nbs/32_retrieval.ipynb #84700904
+# %% ../nbs/32_retrieval.ipynb #3c551b78
 _RETRIEVERS = {}    # scheme name -> function(url object, options) -> bytes; each section below adds its scheme
 
 def _retrieve(url, o:_Opts) -> bytes:
     u = parse_url(url, o.rfc)
+    if o.proxy and u.scheme != 'file': return _retrieve_via_gateway(u, o)
     return _RETRIEVERS.get(u.scheme, _no_retrieval)(u, o)
 
-# %% ../nbs/32_retrieval.ipynb #2ae70fd7
+# %% ../nbs/32_retrieval.ipynb #f59fbc17
 def retrieve(url:str,                        # an http, ftp, gopher or file URL
              *,
              timeout:float=10.0,             # seconds allowed for each connect, send and read
@@ -158,6 +160,7 @@ def retrieve(url:str,                        # an http, ftp, gopher or file URL
              ftp_type:str='i',               # FTP: the TYPE for a URL without `;type=` (RFC 1738: "the client must guess"); None sends none
              trace:Callable=None,            # called as `trace(direction, line)` for each protocol line sent ('>') or received ('<')
              rfc:str="1738",                 # "1738" or "1630": whose reading of the URL to follow where the RFCs disagree
+             proxy:str=None,                 # "host:port" of an HTTP gateway ("proxy") that gets every URL but file: ones
             ) -> bytes:
     "Dereference `url` by its scheme's access algorithm (RFC 1630, RFC 1738 §3) and return the object's octets"
     _need_str(url, 'url'); _need_str(email, 'email')
@@ -165,24 +168,30 @@ def retrieve(url:str,                        # an http, ftp, gopher or file URL
     if not (isinstance(max_bytes, int) and max_bytes >= 0): raise ValueError("max_bytes must be a non-negative int")
     if not (isinstance(redirects, int) and redirects >= 0): raise ValueError("redirects must be a non-negative int")
     if password is not None: _need_str(password, 'password')
-    return _retrieve(url, _Opts(url, float(timeout), max_bytes, email, redirects, password, ftp_type, trace, rfc))
+    gw = None
+    if proxy is not None:
+        _need_str(proxy, 'proxy'); h, _, p = proxy.rpartition(':')
+        if not h or not (p.isascii() and p.isdigit()): raise ValueError(f"proxy must be 'host:port', not {proxy!r}")
+        gw = (h, int(p))
+    return _retrieve(url, _Opts(url, float(timeout), max_bytes, email, redirects, password, ftp_type, trace, rfc, gw))
 
-# %% ../nbs/32_retrieval.ipynb #5e34e4f8
+# %% ../nbs/32_retrieval.ipynb #b3ce9770
 # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
-def http_request(target:str,         # the request target: `request_target()` of an http URL
+def http_request(target:str,         # the request target: `request_target()` of an http URL (a whole URI for a gateway)
                  host:str,           # the host, for the `Host` header
                  port:int=None,      # the port as written in the URL (`None`: the default, 80)
+                 gateway:bool=False, # whether `target` is a whole URI sent to a gateway ("proxy")
                 ) -> bytes:
     "The HTTP/1.0 `GET` request for `target` on `host`, as sent on the wire"
     _need_str(target, 'target')
     bad = next((i for i, ch in enumerate(target) if ord(ch) <= 32 or ord(ch) >= 127), None)
-    if bad is not None or not target.startswith('/'):
+    if bad is not None or not (gateway or target.startswith('/')):
         raise URIError("an HTTP request target starts with '/' and holds no space or control character: they must be escaped",
                        target, bad if bad is not None else 0, 'http')
     hostport = host if port in (None, 80) else f"{host}:{port}"
     return f"GET {target} HTTP/1.0\r\nHost: {hostport}\r\nUser-Agent: uri1630\r\nAccept: */*\r\nConnection: close\r\n\r\n".encode('ascii')
 
-# %% ../nbs/32_retrieval.ipynb #2d67448c
+# %% ../nbs/32_retrieval.ipynb #12339a72
 _STATUS_RE = re.compile(rb'HTTP/(\d)\.(\d) (\d{3})(?: ([^\r\n]*))?\r?\n\Z')
 
 def _http_head(c:_Conn, command:str):
@@ -201,7 +210,7 @@ def _http_head(c:_Conn, command:str):
         headers[name.decode('latin-1').lower()] = value.strip().decode('latin-1')
     return int(m[3]), (m[4] or b'').decode('latin-1'), headers
 
-# %% ../nbs/32_retrieval.ipynb #d0e943eb
+# %% ../nbs/32_retrieval.ipynb #7d3b1725
 def _http_body(c:_Conn, status:int, headers:dict, command:str) -> bytes:
     "Read the body the headers announce: chunked, `Content-Length` octets, or to the close"
     if 100 <= status < 200 or status in (204, 304): return b''
@@ -221,7 +230,7 @@ def _http_body(c:_Conn, status:int, headers:dict, command:str) -> bytes:
     if not cl.isascii() or not cl.isdigit(): c.fail(f"malformed Content-Length {cl[:20]!r}", status, command)
     return c.read_exactly(int(cl), 'HTTP body')
 
-# %% ../nbs/32_retrieval.ipynb #f7d82af7
+# %% ../nbs/32_retrieval.ipynb #6a4a7473
 def _retrieve_http(u, o:_Opts) -> bytes:
     "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply"
     target = u.request_target()
@@ -243,7 +252,20 @@ def _retrieve_http(u, o:_Opts) -> bytes:
 
 _RETRIEVERS['http'] = _retrieve_http
 
-# %% ../nbs/32_retrieval.ipynb #aef34bd9
+# %% ../nbs/32_retrieval.ipynb #23f7bf15
+def _retrieve_via_gateway(u, o:_Opts) -> bytes:
+    "RFC 1630 \"HTTP\": send the entire URI (without its fragment) to the gateway on the HTTP command line"
+    target = u.text if u.fragment is None else u.text[:len(u.text) - len(u.fragment) - 1]
+    host, port = o.proxy
+    command = f"GET {target}"
+    with o.conn(host, port, 'http') as c:
+        c.send(http_request(target, getattr(u, 'host', '') or host, getattr(u, 'port', None), gateway=True))
+        status, reason, headers = _http_head(c, command)
+        body = _http_body(c, status, headers, command)
+    if 200 <= status < 300: return body
+    o.fail(f"HTTP {status} {reason} from the gateway {host}:{port}", 'http', status, command)
+
+# %% ../nbs/32_retrieval.ipynb #38ddbd10
 _REPLY_RE = re.compile(rb'(\d{3})([ -])')
 
 def _ftp_reply(c:_Conn, command:str):
@@ -261,7 +283,7 @@ def _ftp_reply(c:_Conn, command:str):
         text.append(more.strip())
     return int(m[1]), b' '.join(text).decode('latin-1')
 
-# %% ../nbs/32_retrieval.ipynb #533938b5
+# %% ../nbs/32_retrieval.ipynb #3e360064
 _PASV_RE = re.compile(r'(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})')
 _EPSV_RE = re.compile(r'\((.)\1\1(\d{1,5})\1\)')
 
@@ -274,7 +296,7 @@ def _ftp_data_port(c:_Conn) -> int:
     if code // 100 != 2 or not m: c.fail(f"FTP server refused {cmd!r}: {code} {text}", code, cmd)
     return int(m[2]) if cmd == 'EPSV' else int(m[5]) * 256 + int(m[6])
 
-# %% ../nbs/32_retrieval.ipynb #75258ff1
+# %% ../nbs/32_retrieval.ipynb #cc3c8103
 def _ftp_transfer(c:_Conn, command:str, o:_Opts) -> bytes:
     "`RETR`/`NLST`/`LIST`: open a passive data connection to the same host, send `command`, read the data"
     port = _ftp_data_port(c)
@@ -289,7 +311,7 @@ def _ftp_transfer(c:_Conn, command:str, o:_Opts) -> bytes:
         if code // 100 != 2: c.fail(f"FTP transfer for {command!r} failed: {code} {text}", code, command)
     return data
 
-# %% ../nbs/32_retrieval.ipynb #b3bfd75f
+# %% ../nbs/32_retrieval.ipynb #446e88f7
 def ftp_session(host:str,          # the FTP server's host
                 port:int,          # its port (21 by default)
                 commands,          # the command lines to send, in order (`USER …`, `PASS …`, `CWD …`, `TYPE …`, `RETR …`)
@@ -320,7 +342,7 @@ def ftp_session(host:str,          # the FTP server's host
         except RetrievalError: pass
     return data if data is not None else b''
 
-# %% ../nbs/32_retrieval.ipynb #22571130
+# %% ../nbs/32_retrieval.ipynb #1935b9c0
 def _retrieve_ftp(u, o:_Opts) -> bytes:
     "RFC 1630 \"FTP\" / RFC 1738 §3.2: log in, the CWDs, TYPE, then RETR or NLST: exactly `commands()`"
     guess = o.ftp_type if u.name else None      # an empty name without a type code lists the directory: no guess
@@ -328,7 +350,7 @@ def _retrieve_ftp(u, o:_Opts) -> bytes:
 
 _RETRIEVERS['ftp'] = _retrieve_ftp
 
-# %% ../nbs/32_retrieval.ipynb #7926ae0e
+# %% ../nbs/32_retrieval.ipynb #0bf33e8f
 _TERMINATORS = (b'\r\n.\r\n', b'\n.\r\n', b'\n.\n', b'\r\n.', b'\n.')
 
 def undot(data:bytes) -> bytes:
@@ -339,7 +361,7 @@ def undot(data:bytes) -> bytes:
     body = data[:len(data) - len(t) + t.index(b'.')]
     return re.sub(rb'(^|\n)\.\.', rb'\1.', body)
 
-# %% ../nbs/32_retrieval.ipynb #8866afd3
+# %% ../nbs/32_retrieval.ipynb #768a89bc
 class MenuItem(NamedTuple):
     "One line of a gopher menu (RFC 1436): type, display string, selector, host, port (and a Gopher+ tag)"
     gtype: str       # the item type: '0' text, '1' menu, '7' search, '9' binary, 'i' information, '3' error, …
@@ -358,7 +380,7 @@ class MenuItem(NamedTuple):
 
 _GOPHER_SAFE = "$-_.+!*'(),;/:@&="   # RFC 1738 safe, extra and reserved, less '?' and '#' (and '%', always encoded)
 
-# %% ../nbs/32_retrieval.ipynb #95dc1617
+# %% ../nbs/32_retrieval.ipynb #c795cc37
 def parse_menu(data:bytes,              # a menu as received (the `.` line may be there or not)
                encoding:str='latin-1',  # how octets become characters (one per octet by default)
               ) -> tuple:
@@ -374,7 +396,7 @@ def parse_menu(data:bytes,              # a menu as received (the `.` line may b
         items.append(MenuItem(line[0], f[0], f[1], f[2], int(f[3]), f[4] if len(f) > 4 else ''))
     return tuple(items)
 
-# %% ../nbs/32_retrieval.ipynb #84579264
+# %% ../nbs/32_retrieval.ipynb #e40bde82
 def _gopher_plus_body(c:_Conn, command:str) -> bytes:
     "Read a Gopher+ reply: `+N` N octets, `+-1` up to a `.` line, `+-2` to the close; `-…` is an error"
     head = c.readline('the Gopher+ reply header')
@@ -386,7 +408,7 @@ def _gopher_plus_body(c:_Conn, command:str) -> bytes:
     if h == b'+-2': return c.read_to_end('the Gopher+ data')
     return c.read_exactly(int(h[1:]), 'Gopher+ data')
 
-# %% ../nbs/32_retrieval.ipynb #e5d205a9
+# %% ../nbs/32_retrieval.ipynb #9f011512
 _GOPHER_TEXT = frozenset('017')
 _GOPHER_ELSEWHERE = {'8': "a telnet session", 'T': "a tn3270 session", '2': "a CSO phone-book server (another protocol)"}
 
@@ -413,14 +435,14 @@ def gopher_exchange(host:str,        # the gopher server's host
             o.fail(f"gopher server error: {why}", 'gopher', command=request.rstrip('\r\n'))
     return data
 
-# %% ../nbs/32_retrieval.ipynb #31972947
+# %% ../nbs/32_retrieval.ipynb #f5f5962c
 def _retrieve_gopher(u, o:_Opts) -> bytes:
     "RFC 1630 \"Gopher\" / RFC 1738 §3.4: send `request()`, read the reply as the type code says"
     return gopher_exchange(u.host, u.effective_port, u.request(), u.gtype, o, plus=u.gopher_plus is not None)
 
 _RETRIEVERS['gopher'] = _retrieve_gopher
 
-# %% ../nbs/32_retrieval.ipynb #296af0c3
+# %% ../nbs/32_retrieval.ipynb #7bdef0e6
 def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
                   **kw,      # the options of `retrieve`
                  ) -> tuple:
@@ -430,7 +452,7 @@ def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type
         raise URIError(f"a menu is a gopher URL of type 1 or 7, not {url!r}", url, None, 'gopher')
     return parse_menu(retrieve(url, **kw))
 
-# %% ../nbs/32_retrieval.ipynb #1eaff692
+# %% ../nbs/32_retrieval.ipynb #505b78ee
 def _retrieve_file(u, o:_Opts) -> bytes:
     "RFC 1630 \"file\": read the local file of a void or `localhost` host; any other host is an error"
     if not u.is_local:
