@@ -63,6 +63,8 @@ def _exec_one(p, timeout=300):
     from nbclient import NotebookClient
     t0 = time.time()
     nb = nbformat.read(p, as_version=4)
+    for i, c in enumerate(nb.cells):   # cells the show_doc pass inserted have no id yet
+        if not c.get("id"): c["id"] = f"u1630-{i}"
     for c in nb.cells:
         d = set(c.metadata.get("u1630_directives", [])) | _directives(c.source)
         if c.cell_type == "code" and ("nbdev_export()" in c.source or d & set(SKIP_FLAGS)):
@@ -143,7 +145,7 @@ def fixup(proc, order):
                     md = f"# {fm['title']}\n"
                     if fm.get("description"):
                         md += f'\n<p class="u1630-subtitle">{html.escape(fm["description"])}</p>\n'
-                    cells.append({"cell_type": "markdown", "metadata": {}, "source": md})
+                    cells.append({"cell_type": "markdown", "id": "u1630-title", "metadata": {}, "source": md})
                 continue
             if c["cell_type"] == "code":
                 d = _directives(src) | set(c.get("metadata", {}).pop("u1630_directives", []))
@@ -167,7 +169,7 @@ def fixup(proc, order):
             if (DOCS / "screenshots").is_dir():   # index.ipynb shows them as docs/screenshots/*.png (so does README.md)
                 shutil.copytree(DOCS / "screenshots", proc / "docs" / "screenshots", dirs_exist_ok=True)
             toc = "\n".join(page_name(n) for n in order if n != "index")
-            cells.append({"cell_type": "markdown", "metadata": {},
+            cells.append({"cell_type": "markdown", "id": "u1630-toc", "metadata": {},
                           "source": f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n:caption: The edition\n\n{toc}\n```"})
         nb["cells"] = cells
         p.unlink()

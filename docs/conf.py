@@ -19,6 +19,7 @@ myst_enable_extensions = ["colon_fence"]
 myst_heading_anchors = 3
 nb_execution_mode = "off"          # docs/build.py executed the notebooks already
 nb_merge_streams = True
+nb_render_markdown_format = "gfm"   # markdown outputs (show_doc, the edition map) have tables
 # the widget manager and RequireJS come from the site's own _static/ (docs/vendor.py), never a CDN;
 # the "cdn" the manager would fetch third-party widget modules from is the site itself
 nb_ipywidgets_js = {"require.js": {}, "embed-amd.js": {"data-jupyter-widgets-cdn": "_static/"}}
