@@ -99,7 +99,6 @@ def check_static(browser, site, shots):
                 val = page.locator(".widget-text input").first.input_value()
                 check(val.startswith("http://info.cern.ch/"), f"{name}: widgets rendered from saved state (URI field: {val!r})")
                 check(page.locator(".u1630-result").count() >= 1, f"{name}: explorer output rendered from saved state")
-                if shots: page.screenshot(path=str(shots / "encoding_explorer_static.png"), full_page=False)
             if name.startswith("urls_in_context"):
                 check(page.locator("blockquote.rfc-quote", has_text="URLs in Context").count() >= 1, f"{name}: the appendix is quoted")
                 check(page.locator("div.signature", has_text="extract").count() >= 1, f"{name}: the signature of extract")
