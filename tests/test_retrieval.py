@@ -264,3 +264,14 @@ def test_gateway_gets_the_entire_uri():
     with S.Misbehaving(gw) as m:
         assert retrieve("gopher://127.0.0.1:9/1/x%09y#f", proxy=f"{m.host}:{m.port}") == b"ok"
         assert m.received[0].startswith(b"GET gopher://127.0.0.1:9/1/x%09y HTTP/1.0\r\n")
+
+
+def test_total_timeout_bounds_a_dripping_server():
+    "Each octet arrives within `timeout`, but the whole retrieval is bounded by `total_timeout`"
+    def drip(c, rec):
+        S.read_until(c, b"\r\n\r\n"); c.sendall(b"HTTP/1.0 200 OK\r\n\r\n")
+        for _ in range(40): c.sendall(b"x"); time.sleep(0.05)
+    with S.Misbehaving(drip) as m:
+        t = time.monotonic()
+        assert "total_timeout" in str(_err(f"http://{m.host}:{m.port}/", timeout=1, total_timeout=0.4))
+        assert time.monotonic() - t < 1.5
