@@ -6,7 +6,7 @@
 __all__ = ['DEFAULT_MAX_BYTES', 'ANONYMOUS_EMAIL', 'NO_RETRIEVAL', 'RetrievalError', 'retrieve', 'http_request', 'ftp_session',
            'undot', 'MenuItem', 'parse_menu', 'gopher_exchange', 'retrieve_menu']
 
-# %% ../nbs/32_retrieval.ipynb #499018e6
+# %% ../nbs/32_retrieval.ipynb #8b289c36
 import os, re, socket, time
 from typing import NamedTuple, Optional, Callable
 from .errors import URIError, _need_str
@@ -14,7 +14,7 @@ from .encoding import escape
 from .schemes import parse_url
 from . import scheme_http, scheme_ftp, scheme_gopher, scheme_file   # importing them registers the schemes spoken here
 
-# %% ../nbs/32_retrieval.ipynb #a7ce0575
+# %% ../nbs/32_retrieval.ipynb #bf57b6c7
 class RetrievalError(URIError):
     "A retrieval failed: `URIError` plus the server's `status` code and the protocol `command` that failed"
     def __init__(self,
@@ -32,7 +32,7 @@ class RetrievalError(URIError):
 
 def _rebuild_retrieval(cls, *a): return cls(*a)
 
-# %% ../nbs/32_retrieval.ipynb #5a7c785c
+# %% ../nbs/32_retrieval.ipynb #26f1e3f1
 class _Conn:
     "A TCP connection with a timeout on every operation and a bound on the octets read"
     def __init__(self, host, port, timeout, max_bytes, url, rule, trace=None, deadline=None):
@@ -52,7 +52,7 @@ class _Conn:
         except socket.timeout: self.fail(f"timed out after {self.timeout}s sending")
         except OSError as e: self.fail(f"the connection failed while sending: {e.strerror or e}")
 
-# %% ../nbs/32_retrieval.ipynb #f36a104f
+# %% ../nbs/32_retrieval.ipynb #bfeec180
 def _recv(self:_Conn, what:str) -> bytes:
     "Read what is there (b'' at end of stream), counting it against `max_bytes` (and the `deadline`, if any)"
     if self.deadline is not None:
@@ -81,7 +81,7 @@ def _readline(self:_Conn, what:str, limit:int=65536) -> bytes:
     if self.trace: self.trace('<', line.decode('latin-1').rstrip('\r\n'))
     return line
 
-# %% ../nbs/32_retrieval.ipynb #827d5c31
+# %% ../nbs/32_retrieval.ipynb #8b5af0e1
 def _read_to_end(self:_Conn, what:str) -> bytes:
     "Everything until the server closes the connection (bounded by `max_bytes`)"
     parts = [self.buf]; self.buf = b''
@@ -107,7 +107,7 @@ def _close(self:_Conn):
 _Conn._recv, _Conn.readline, _Conn.read_to_end, _Conn.read_exactly, _Conn.close = _recv, _readline, _read_to_end, _read_exactly, _close
 _Conn.__enter__, _Conn.__exit__ = lambda self: self, lambda self, *a: self.close()
 
-# %% ../nbs/32_retrieval.ipynb #71c5bb63
+# %% ../nbs/32_retrieval.ipynb #6d976e2b
 DEFAULT_MAX_BYTES = 64 * 2**20
 ANONYMOUS_EMAIL = "uri1630@localhost"
 
@@ -129,7 +129,7 @@ class _Opts(NamedTuple):
     def fail(self, message, rule, status=None, command=None):
         raise RetrievalError(message, self.url, None, rule, status, command)
 
-# %% ../nbs/32_retrieval.ipynb #66d89f3b
+# %% ../nbs/32_retrieval.ipynb #799eb20e
 _SESSION = "represents an interactive session: \"information within the service cannot be addressed individually or, in general, automatically retrieved\" (RFC 1630, \"Telnet, rlogin, tn3270\")"
 NO_RETRIEVAL = {
     'mailto': "is an RFC 822 mail address to send mail to, not a located object (RFC 1630, \"Mailto\")",
@@ -149,7 +149,7 @@ def _no_retrieval(u, o:_Opts):
     why = NO_RETRIEVAL.get(u.scheme, "has no access algorithm here: \"any submission of a new URI scheme must include a definition of an algorithm for the retrieval of any object within that scheme\" (RFC 1630, \"Registration of naming schemes\")")
     o.fail(f"RFC 1630 defines no retrieval for {u.scheme}: here: a {u.scheme}: URL {why}", u.scheme)
 
-# %% ../nbs/32_retrieval.ipynb #6324b7e7
+# %% ../nbs/32_retrieval.ipynb #aa831823
 _RETRIEVERS = {}    # scheme name -> function(url object, options) -> bytes; each section below adds its scheme
 
 def _retrieve(url, o:_Opts) -> bytes:
@@ -157,7 +157,7 @@ def _retrieve(url, o:_Opts) -> bytes:
     if o.proxy and u.scheme != 'file': return _retrieve_via_gateway(u, o)
     return _RETRIEVERS.get(u.scheme, _no_retrieval)(u, o)
 
-# %% ../nbs/32_retrieval.ipynb #915a4edb
+# %% ../nbs/32_retrieval.ipynb #7a934373
 def retrieve(url:str,                        # an http, ftp, gopher or file URL
              *,
              timeout:float=10.0,             # seconds allowed for each connect, send and read
@@ -187,7 +187,7 @@ def retrieve(url:str,                        # an http, ftp, gopher or file URL
     deadline = None if total_timeout is None else time.monotonic() + total_timeout
     return _retrieve(url, _Opts(url, float(timeout), max_bytes, email, redirects, password, ftp_type, trace, rfc, gw, deadline))
 
-# %% ../nbs/32_retrieval.ipynb #890ea0c8
+# %% ../nbs/32_retrieval.ipynb #f5844490
 # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
 def http_request(target:str,         # the request target: `request_target()` of an http URL (a whole URI for a gateway)
                  host:str,           # the host, for the `Host` header
@@ -203,7 +203,7 @@ def http_request(target:str,         # the request target: `request_target()` of
     hostport = host if port in (None, 80) else f"{host}:{port}"
     return f"GET {target} HTTP/1.0\r\nHost: {hostport}\r\nUser-Agent: uri1630\r\nAccept: */*\r\nConnection: close\r\n\r\n".encode('ascii')
 
-# %% ../nbs/32_retrieval.ipynb #fba4051b
+# %% ../nbs/32_retrieval.ipynb #146e06ec
 _STATUS_RE = re.compile(rb'HTTP/(\d)\.(\d) (\d{3})(?: ([^\r\n]*))?\r?\n\Z')
 
 def _http_head(c:_Conn, command:str):
@@ -222,7 +222,7 @@ def _http_head(c:_Conn, command:str):
         headers[name.decode('latin-1').lower()] = value.strip().decode('latin-1')
     return int(m[3]), (m[4] or b'').decode('latin-1'), headers
 
-# %% ../nbs/32_retrieval.ipynb #8abb5928
+# %% ../nbs/32_retrieval.ipynb #90d61e50
 def _http_body(c:_Conn, status:int, headers:dict, command:str) -> bytes:
     "Read the body the headers announce: chunked, `Content-Length` octets, or to the close"
     if 100 <= status < 200 or status in (204, 304): return b''
@@ -242,7 +242,7 @@ def _http_body(c:_Conn, status:int, headers:dict, command:str) -> bytes:
     if not cl.isascii() or not cl.isdigit(): c.fail(f"malformed Content-Length {cl[:20]!r}", status, command)
     return c.read_exactly(int(cl), 'HTTP body')
 
-# %% ../nbs/32_retrieval.ipynb #732fb1d1
+# %% ../nbs/32_retrieval.ipynb #bba3975d
 def _retrieve_http(u, o:_Opts) -> bytes:
     "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply"
     target = u.request_target()
@@ -264,7 +264,7 @@ def _retrieve_http(u, o:_Opts) -> bytes:
 
 _RETRIEVERS['http'] = _retrieve_http
 
-# %% ../nbs/32_retrieval.ipynb #63e35cb2
+# %% ../nbs/32_retrieval.ipynb #311c6380
 def _retrieve_via_gateway(u, o:_Opts) -> bytes:
     "RFC 1630 \"HTTP\": send the entire URI (without its fragment) to the gateway on the HTTP command line"
     target = u.text if u.fragment is None else u.text[:len(u.text) - len(u.fragment) - 1]
@@ -277,7 +277,7 @@ def _retrieve_via_gateway(u, o:_Opts) -> bytes:
     if 200 <= status < 300: return body
     o.fail(f"HTTP {status} {reason} from the gateway {host}:{port}", 'http', status, command)
 
-# %% ../nbs/32_retrieval.ipynb #1922a0ad
+# %% ../nbs/32_retrieval.ipynb #6b7048fe
 _REPLY_RE = re.compile(rb'(\d{3})([ -])')
 
 def _ftp_reply(c:_Conn, command:str):
@@ -295,7 +295,7 @@ def _ftp_reply(c:_Conn, command:str):
         text.append(more.strip())
     return int(m[1]), b' '.join(text).decode('latin-1')
 
-# %% ../nbs/32_retrieval.ipynb #ec63841f
+# %% ../nbs/32_retrieval.ipynb #64d6e15c
 _PASV_RE = re.compile(r'(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})')
 _EPSV_RE = re.compile(r'\((.)\1\1(\d{1,5})\1\)')
 
@@ -308,7 +308,7 @@ def _ftp_data_port(c:_Conn) -> int:
     if code // 100 != 2 or not m: c.fail(f"FTP server refused {cmd!r}: {code} {text}", code, cmd)
     return int(m[2]) if cmd == 'EPSV' else int(m[5]) * 256 + int(m[6])
 
-# %% ../nbs/32_retrieval.ipynb #84b71855
+# %% ../nbs/32_retrieval.ipynb #e6927ec0
 def _ftp_transfer(c:_Conn, command:str, o:_Opts) -> bytes:
     "`RETR`/`NLST`/`LIST`: open a passive data connection to the same host, send `command`, read the data"
     port = _ftp_data_port(c)
@@ -323,7 +323,7 @@ def _ftp_transfer(c:_Conn, command:str, o:_Opts) -> bytes:
         if code // 100 != 2: c.fail(f"FTP transfer for {command!r} failed: {code} {text}", code, command)
     return data
 
-# %% ../nbs/32_retrieval.ipynb #2a99b5bc
+# %% ../nbs/32_retrieval.ipynb #3ac771d8
 def ftp_session(host:str,          # the FTP server's host
                 port:int,          # its port (21 by default)
                 commands,          # the command lines to send, in order (`USER …`, `PASS …`, `CWD …`, `TYPE …`, `RETR …`)
@@ -354,7 +354,7 @@ def ftp_session(host:str,          # the FTP server's host
         except RetrievalError: pass
     return data if data is not None else b''
 
-# %% ../nbs/32_retrieval.ipynb #4af9c4ae
+# %% ../nbs/32_retrieval.ipynb #c2e91a9a
 def _retrieve_ftp(u, o:_Opts) -> bytes:
     "RFC 1630 \"FTP\" / RFC 1738 §3.2: log in, the CWDs, TYPE, then RETR or NLST: exactly `commands()`"
     guess = o.ftp_type if u.name else None      # an empty name without a type code lists the directory: no guess
@@ -362,7 +362,7 @@ def _retrieve_ftp(u, o:_Opts) -> bytes:
 
 _RETRIEVERS['ftp'] = _retrieve_ftp
 
-# %% ../nbs/32_retrieval.ipynb #cbd79a8d
+# %% ../nbs/32_retrieval.ipynb #efbd47ff
 _TERMINATORS = (b'\r\n.\r\n', b'\n.\r\n', b'\n.\n', b'\r\n.', b'\n.')
 
 def undot(data:bytes) -> bytes:
@@ -373,7 +373,7 @@ def undot(data:bytes) -> bytes:
     body = data[:len(data) - len(t) + t.index(b'.')]
     return re.sub(rb'(^|\n)\.\.', rb'\1.', body)
 
-# %% ../nbs/32_retrieval.ipynb #cad190a8
+# %% ../nbs/32_retrieval.ipynb #9be19bc8
 class MenuItem(NamedTuple):
     "One line of a gopher menu (RFC 1436): type, display string, selector, host, port (and a Gopher+ tag)"
     gtype: str       # the item type: '0' text, '1' menu, '7' search, '9' binary, 'i' information, '3' error, …
@@ -392,7 +392,7 @@ class MenuItem(NamedTuple):
 
 _GOPHER_SAFE = "$-_.+!*'(),;/:@&="   # RFC 1738 safe, extra and reserved, less '?' and '#' (and '%', always encoded)
 
-# %% ../nbs/32_retrieval.ipynb #692313ee
+# %% ../nbs/32_retrieval.ipynb #8cf9ad89
 def parse_menu(data:bytes,              # a menu as received (the `.` line may be there or not)
                encoding:str='latin-1',  # how octets become characters (one per octet by default)
               ) -> tuple:
@@ -408,7 +408,7 @@ def parse_menu(data:bytes,              # a menu as received (the `.` line may b
         items.append(MenuItem(line[0], f[0], f[1], f[2], int(f[3]), f[4] if len(f) > 4 else ''))
     return tuple(items)
 
-# %% ../nbs/32_retrieval.ipynb #fd7925f3
+# %% ../nbs/32_retrieval.ipynb #03be6791
 def _gopher_plus_body(c:_Conn, command:str) -> bytes:
     "Read a Gopher+ reply: `+N` N octets, `+-1` up to a `.` line, `+-2` to the close; `-…` is an error"
     head = c.readline('the Gopher+ reply header')
@@ -420,7 +420,7 @@ def _gopher_plus_body(c:_Conn, command:str) -> bytes:
     if h == b'+-2': return c.read_to_end('the Gopher+ data')
     return c.read_exactly(int(h[1:]), 'Gopher+ data')
 
-# %% ../nbs/32_retrieval.ipynb #022ad740
+# %% ../nbs/32_retrieval.ipynb #80f166bb
 _GOPHER_TEXT = frozenset('017')
 _GOPHER_ELSEWHERE = {'8': "a telnet session", 'T': "a tn3270 session", '2': "a CSO phone-book server (another protocol)"}
 
@@ -447,14 +447,14 @@ def gopher_exchange(host:str,        # the gopher server's host
             o.fail(f"gopher server error: {why}", 'gopher', command=request.rstrip('\r\n'))
     return data
 
-# %% ../nbs/32_retrieval.ipynb #4671b6ad
+# %% ../nbs/32_retrieval.ipynb #2b6dfbec
 def _retrieve_gopher(u, o:_Opts) -> bytes:
     "RFC 1630 \"Gopher\" / RFC 1738 §3.4: send `request()`, read the reply as the type code says"
     return gopher_exchange(u.host, u.effective_port, u.request(), u.gtype, o, plus=u.gopher_plus is not None)
 
 _RETRIEVERS['gopher'] = _retrieve_gopher
 
-# %% ../nbs/32_retrieval.ipynb #cd70d2e6
+# %% ../nbs/32_retrieval.ipynb #ffea334d
 def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
                   **kw,      # the options of `retrieve`
                  ) -> tuple:
@@ -464,7 +464,7 @@ def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type
         raise URIError(f"a menu is a gopher URL of type 1 or 7, not {url!r}", url, None, 'gopher')
     return parse_menu(retrieve(url, **kw))
 
-# %% ../nbs/32_retrieval.ipynb #bfc73f6b
+# %% ../nbs/32_retrieval.ipynb #371157be
 def _retrieve_file(u, o:_Opts) -> bytes:
     "RFC 1630 \"file\": read the local file of a void or `localhost` host; any other host is an error"
     if not u.is_local:
