@@ -208,15 +208,14 @@ def _machine(level:Level, R:frozenset) -> _Machine:
 
 def _convert_fast(s, off, m, level, encoding, text):
     "`_convert` for a single-byte `encoding`: split `s` at the units that change, and look each up in the table"
-    pieces = m.unit.split(s)             # even indices: runs kept as they are; odd: one unit that may change
+    pieces, pos, done = m.unit.split(s), off, {}   # even indices: runs kept as they are; odd: one unit that may change
     for k in range(1, len(pieces), 2):
-        t = pieces[k]
-        o = m.escapes.get(t)
+        t = pieces[k]; pos += len(pieces[k-1])       # `pos`: index of unit `t` in `text` (linear: no re-scan per unit)
+        o = m.escapes.get(t) or done.get(t)
         if o is None:
-            at = lambda: off + [u.start() for u in m.unit.finditer(s)][k // 2]   # its position, wanted only for an error
-            if t == '%': _bad_escape(text, at())
-            o = t if level.allows(t) else _encode_char(t, encoding, text, at())
-        pieces[k] = o
+            if t == '%': _bad_escape(text, pos)
+            o = done[t] = t if level.allows(t) else _encode_char(t, encoding, text, pos)
+        pieces[k] = o; pos += len(t)
     return ''.join(pieces)
 
 # %% ../nbs/06_encoding.ipynb #3165e340
