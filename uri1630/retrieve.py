@@ -6,7 +6,7 @@
 __all__ = ['DEFAULT_MAX_BYTES', 'ANONYMOUS_EMAIL', 'NO_RETRIEVAL', 'RetrievalError', 'retrieve', 'http_request', 'ftp_session',
            'undot', 'MenuItem', 'parse_menu', 'gopher_exchange', 'retrieve_menu']
 
-# %% ../nbs/32_retrieval.ipynb #8b289c36
+# %% ../nbs/32_retrieval.ipynb #9e4b523d
 import os, re, socket, time
 from typing import NamedTuple, Optional, Callable
 from .errors import URIError, _need_str
@@ -14,7 +14,7 @@ from .encoding import escape
 from .schemes import parse_url
 from . import scheme_http, scheme_ftp, scheme_gopher, scheme_file   # importing them registers the schemes spoken here
 
-# %% ../nbs/32_retrieval.ipynb #bf57b6c7
+# %% ../nbs/32_retrieval.ipynb #bcc04bfd
 class RetrievalError(URIError):
     "A retrieval failed: `URIError` plus the server's `status` code and the protocol `command` that failed"
     def __init__(self,
@@ -32,7 +32,7 @@ class RetrievalError(URIError):
 
 def _rebuild_retrieval(cls, *a): return cls(*a)
 
-# %% ../nbs/32_retrieval.ipynb #26f1e3f1
+# %% ../nbs/32_retrieval.ipynb #6aa82f46
 class _Conn:
     "A TCP connection with a timeout on every operation and a bound on the octets read"
     def __init__(self, host, port, timeout, max_bytes, url, rule, trace=None, deadline=None):
@@ -52,7 +52,7 @@ class _Conn:
         except socket.timeout: self.fail(f"timed out after {self.timeout}s sending")
         except OSError as e: self.fail(f"the connection failed while sending: {e.strerror or e}")
 
-# %% ../nbs/32_retrieval.ipynb #bfeec180
+# %% ../nbs/32_retrieval.ipynb #7966686a
 def _recv(self:_Conn, what:str) -> bytes:
     "Read what is there (b'' at end of stream), counting it against `max_bytes` (and the `deadline`, if any)"
     if self.deadline is not None:
@@ -81,7 +81,7 @@ def _readline(self:_Conn, what:str, limit:int=65536) -> bytes:
     if self.trace: self.trace('<', line.decode('latin-1').rstrip('\r\n'))
     return line
 
-# %% ../nbs/32_retrieval.ipynb #8b5af0e1
+# %% ../nbs/32_retrieval.ipynb #33543805
 def _read_to_end(self:_Conn, what:str) -> bytes:
     "Everything until the server closes the connection (bounded by `max_bytes`)"
     parts = [self.buf]; self.buf = b''
@@ -107,7 +107,7 @@ def _close(self:_Conn):
 _Conn._recv, _Conn.readline, _Conn.read_to_end, _Conn.read_exactly, _Conn.close = _recv, _readline, _read_to_end, _read_exactly, _close
 _Conn.__enter__, _Conn.__exit__ = lambda self: self, lambda self, *a: self.close()
 
-# %% ../nbs/32_retrieval.ipynb #6d976e2b
+# %% ../nbs/32_retrieval.ipynb #d0540698
 DEFAULT_MAX_BYTES = 64 * 2**20
 ANONYMOUS_EMAIL = "uri1630@localhost"
 
@@ -129,7 +129,7 @@ class _Opts(NamedTuple):
     def fail(self, message, rule, status=None, command=None):
         raise RetrievalError(message, self.url, None, rule, status, command)
 
-# %% ../nbs/32_retrieval.ipynb #799eb20e
+# %% ../nbs/32_retrieval.ipynb #6c7b1346
 _SESSION = "represents an interactive session: \"information within the service cannot be addressed individually or, in general, automatically retrieved\" (RFC 1630, \"Telnet, rlogin, tn3270\")"
 NO_RETRIEVAL = {
     'mailto': "is an RFC 822 mail address to send mail to, not a located object (RFC 1630, \"Mailto\")",
@@ -149,7 +149,7 @@ def _no_retrieval(u, o:_Opts):
     why = NO_RETRIEVAL.get(u.scheme, "has no access algorithm here: \"any submission of a new URI scheme must include a definition of an algorithm for the retrieval of any object within that scheme\" (RFC 1630, \"Registration of naming schemes\")")
     o.fail(f"RFC 1630 defines no retrieval for {u.scheme}: here: a {u.scheme}: URL {why}", u.scheme)
 
-# %% ../nbs/32_retrieval.ipynb #aa831823
+# %% ../nbs/32_retrieval.ipynb #04320b63
 _RETRIEVERS = {}    # scheme name -> function(url object, options) -> bytes; each section below adds its scheme
 
 def _retrieve(url, o:_Opts) -> bytes:
@@ -157,7 +157,25 @@ def _retrieve(url, o:_Opts) -> bytes:
     if o.proxy and u.scheme != 'file': return _retrieve_via_gateway(u, o)
     return _RETRIEVERS.get(u.scheme, _no_retrieval)(u, o)
 
-# %% ../nbs/32_retrieval.ipynb #7a934373
+# %% ../nbs/32_retrieval.ipynb #c4200644
+def _options(url, timeout=10.0, max_bytes=DEFAULT_MAX_BYTES, email=ANONYMOUS_EMAIL, redirects=0, password=None,
+             ftp_type='i', trace=None, rfc="1738", proxy=None, total_timeout=None) -> _Opts:
+    "Check the options of a retrieval and bundle them"
+    _need_str(url, 'url'); _need_str(email, 'email')
+    for name, v in (('timeout', timeout), ('total_timeout', total_timeout)):
+        if v is not None and not (isinstance(v, (int, float)) and v > 0): raise ValueError(f"{name} must be a positive number of seconds")
+    if not (isinstance(max_bytes, int) and max_bytes >= 0): raise ValueError("max_bytes must be a non-negative int")
+    if not (isinstance(redirects, int) and redirects >= 0): raise ValueError("redirects must be a non-negative int")
+    if password is not None: _need_str(password, 'password')
+    gw = None
+    if proxy is not None:
+        _need_str(proxy, 'proxy'); h, _, p = proxy.rpartition(':')
+        if not h or not (p.isascii() and p.isdigit()): raise ValueError(f"proxy must be 'host:port', not {proxy!r}")
+        gw = (h, int(p))
+    deadline = None if total_timeout is None else time.monotonic() + total_timeout
+    return _Opts(url, float(timeout), max_bytes, email, redirects, password, ftp_type, trace, rfc, gw, deadline)
+
+# %% ../nbs/32_retrieval.ipynb #a7e59f9f
 def retrieve(url:str,                        # an http, ftp, gopher or file URL
              *,
              timeout:float=10.0,             # seconds allowed for each connect, send and read
@@ -172,22 +190,9 @@ def retrieve(url:str,                        # an http, ftp, gopher or file URL
              total_timeout:float=None,       # seconds for the whole retrieval (None: only the per-operation `timeout`)
             ) -> bytes:
     "Dereference `url` by its scheme's access algorithm (RFC 1630, RFC 1738 §3) and return the object's octets"
-    _need_str(url, 'url'); _need_str(email, 'email')
-    if not (isinstance(timeout, (int, float)) and timeout > 0): raise ValueError("timeout must be a positive number of seconds")
-    if not (isinstance(max_bytes, int) and max_bytes >= 0): raise ValueError("max_bytes must be a non-negative int")
-    if not (isinstance(redirects, int) and redirects >= 0): raise ValueError("redirects must be a non-negative int")
-    if password is not None: _need_str(password, 'password')
-    gw = None
-    if proxy is not None:
-        _need_str(proxy, 'proxy'); h, _, p = proxy.rpartition(':')
-        if not h or not (p.isascii() and p.isdigit()): raise ValueError(f"proxy must be 'host:port', not {proxy!r}")
-        gw = (h, int(p))
-    if total_timeout is not None and not (isinstance(total_timeout, (int, float)) and total_timeout > 0):
-        raise ValueError("total_timeout must be a positive number of seconds")
-    deadline = None if total_timeout is None else time.monotonic() + total_timeout
-    return _retrieve(url, _Opts(url, float(timeout), max_bytes, email, redirects, password, ftp_type, trace, rfc, gw, deadline))
+    return _retrieve(url, _options(url, timeout, max_bytes, email, redirects, password, ftp_type, trace, rfc, proxy, total_timeout))
 
-# %% ../nbs/32_retrieval.ipynb #f5844490
+# %% ../nbs/32_retrieval.ipynb #ea8aa663
 # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
 def http_request(target:str,         # the request target: `request_target()` of an http URL (a whole URI for a gateway)
                  host:str,           # the host, for the `Host` header
@@ -203,7 +208,7 @@ def http_request(target:str,         # the request target: `request_target()` of
     hostport = host if port in (None, 80) else f"{host}:{port}"
     return f"GET {target} HTTP/1.0\r\nHost: {hostport}\r\nUser-Agent: uri1630\r\nAccept: */*\r\nConnection: close\r\n\r\n".encode('ascii')
 
-# %% ../nbs/32_retrieval.ipynb #146e06ec
+# %% ../nbs/32_retrieval.ipynb #306dd831
 _STATUS_RE = re.compile(rb'HTTP/(\d)\.(\d) (\d{3})(?: ([^\r\n]*))?\r?\n\Z')
 
 def _http_head(c:_Conn, command:str):
@@ -222,7 +227,7 @@ def _http_head(c:_Conn, command:str):
         headers[name.decode('latin-1').lower()] = value.strip().decode('latin-1')
     return int(m[3]), (m[4] or b'').decode('latin-1'), headers
 
-# %% ../nbs/32_retrieval.ipynb #90d61e50
+# %% ../nbs/32_retrieval.ipynb #3dae91d0
 def _http_body(c:_Conn, status:int, headers:dict, command:str) -> bytes:
     "Read the body the headers announce: chunked, `Content-Length` octets, or to the close"
     if 100 <= status < 200 or status in (204, 304): return b''
@@ -242,7 +247,7 @@ def _http_body(c:_Conn, status:int, headers:dict, command:str) -> bytes:
     if not cl.isascii() or not cl.isdigit(): c.fail(f"malformed Content-Length {cl[:20]!r}", status, command)
     return c.read_exactly(int(cl), 'HTTP body')
 
-# %% ../nbs/32_retrieval.ipynb #bba3975d
+# %% ../nbs/32_retrieval.ipynb #722efb84
 def _retrieve_http(u, o:_Opts) -> bytes:
     "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply"
     target = u.request_target()
@@ -264,7 +269,7 @@ def _retrieve_http(u, o:_Opts) -> bytes:
 
 _RETRIEVERS['http'] = _retrieve_http
 
-# %% ../nbs/32_retrieval.ipynb #311c6380
+# %% ../nbs/32_retrieval.ipynb #be784fa9
 def _retrieve_via_gateway(u, o:_Opts) -> bytes:
     "RFC 1630 \"HTTP\": send the entire URI (without its fragment) to the gateway on the HTTP command line"
     target = u.text if u.fragment is None else u.text[:len(u.text) - len(u.fragment) - 1]
@@ -277,7 +282,7 @@ def _retrieve_via_gateway(u, o:_Opts) -> bytes:
     if 200 <= status < 300: return body
     o.fail(f"HTTP {status} {reason} from the gateway {host}:{port}", 'http', status, command)
 
-# %% ../nbs/32_retrieval.ipynb #6b7048fe
+# %% ../nbs/32_retrieval.ipynb #6bc2d13d
 _REPLY_RE = re.compile(rb'(\d{3})([ -])')
 
 def _ftp_reply(c:_Conn, command:str):
@@ -295,7 +300,7 @@ def _ftp_reply(c:_Conn, command:str):
         text.append(more.strip())
     return int(m[1]), b' '.join(text).decode('latin-1')
 
-# %% ../nbs/32_retrieval.ipynb #64d6e15c
+# %% ../nbs/32_retrieval.ipynb #b8d2ee6a
 _PASV_RE = re.compile(r'(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})')
 _EPSV_RE = re.compile(r'\((.)\1\1(\d{1,5})\1\)')
 
@@ -308,7 +313,7 @@ def _ftp_data_port(c:_Conn) -> int:
     if code // 100 != 2 or not m: c.fail(f"FTP server refused {cmd!r}: {code} {text}", code, cmd)
     return int(m[2]) if cmd == 'EPSV' else int(m[5]) * 256 + int(m[6])
 
-# %% ../nbs/32_retrieval.ipynb #e6927ec0
+# %% ../nbs/32_retrieval.ipynb #da0f56cc
 def _ftp_transfer(c:_Conn, command:str, o:_Opts) -> bytes:
     "`RETR`/`NLST`/`LIST`: open a passive data connection to the same host, send `command`, read the data"
     port = _ftp_data_port(c)
@@ -323,13 +328,15 @@ def _ftp_transfer(c:_Conn, command:str, o:_Opts) -> bytes:
         if code // 100 != 2: c.fail(f"FTP transfer for {command!r} failed: {code} {text}", code, command)
     return data
 
-# %% ../nbs/32_retrieval.ipynb #3ac771d8
+# %% ../nbs/32_retrieval.ipynb #1b7c0572
 def ftp_session(host:str,          # the FTP server's host
                 port:int,          # its port (21 by default)
                 commands,          # the command lines to send, in order (`USER …`, `PASS …`, `CWD …`, `TYPE …`, `RETR …`)
-                o:_Opts,           # the options of the `retrieve` call
+                o:_Opts=None,      # the options of a `retrieve` call (internal)
+                **kw,              # else: `timeout`, `max_bytes`, `trace`, `total_timeout`, as for `retrieve`
                ) -> bytes:
     "Log in and run `commands` on one control connection; return the data of the transfer command"
+    o = o or _options(f"ftp://{host}:{port}/", **kw)
     for cmd in commands:
         if '\r' in cmd or '\n' in cmd: o.fail(f"an FTP command cannot hold CR or LF: {cmd!r}", 'ftp', command=cmd)
     data, logged_in, asked = None, False, None
@@ -354,7 +361,7 @@ def ftp_session(host:str,          # the FTP server's host
         except RetrievalError: pass
     return data if data is not None else b''
 
-# %% ../nbs/32_retrieval.ipynb #c2e91a9a
+# %% ../nbs/32_retrieval.ipynb #7d366de2
 def _retrieve_ftp(u, o:_Opts) -> bytes:
     "RFC 1630 \"FTP\" / RFC 1738 §3.2: log in, the CWDs, TYPE, then RETR or NLST: exactly `commands()`"
     guess = o.ftp_type if u.name else None      # an empty name without a type code lists the directory: no guess
@@ -362,7 +369,7 @@ def _retrieve_ftp(u, o:_Opts) -> bytes:
 
 _RETRIEVERS['ftp'] = _retrieve_ftp
 
-# %% ../nbs/32_retrieval.ipynb #efbd47ff
+# %% ../nbs/32_retrieval.ipynb #4f6be6f1
 _TERMINATORS = (b'\r\n.\r\n', b'\n.\r\n', b'\n.\n', b'\r\n.', b'\n.')
 
 def undot(data:bytes) -> bytes:
@@ -373,7 +380,7 @@ def undot(data:bytes) -> bytes:
     body = data[:len(data) - len(t) + t.index(b'.')]
     return re.sub(rb'(^|\n)\.\.', rb'\1.', body)
 
-# %% ../nbs/32_retrieval.ipynb #9be19bc8
+# %% ../nbs/32_retrieval.ipynb #b390c54f
 class MenuItem(NamedTuple):
     "One line of a gopher menu (RFC 1436): type, display string, selector, host, port (and a Gopher+ tag)"
     gtype: str       # the item type: '0' text, '1' menu, '7' search, '9' binary, 'i' information, '3' error, …
@@ -392,7 +399,7 @@ class MenuItem(NamedTuple):
 
 _GOPHER_SAFE = "$-_.+!*'(),;/:@&="   # RFC 1738 safe, extra and reserved, less '?' and '#' (and '%', always encoded)
 
-# %% ../nbs/32_retrieval.ipynb #8cf9ad89
+# %% ../nbs/32_retrieval.ipynb #b29659ea
 def parse_menu(data:bytes,              # a menu as received (the `.` line may be there or not)
                encoding:str='latin-1',  # how octets become characters (one per octet by default)
               ) -> tuple:
@@ -408,7 +415,7 @@ def parse_menu(data:bytes,              # a menu as received (the `.` line may b
         items.append(MenuItem(line[0], f[0], f[1], f[2], int(f[3]), f[4] if len(f) > 4 else ''))
     return tuple(items)
 
-# %% ../nbs/32_retrieval.ipynb #03be6791
+# %% ../nbs/32_retrieval.ipynb #4b488aaa
 def _gopher_plus_body(c:_Conn, command:str) -> bytes:
     "Read a Gopher+ reply: `+N` N octets, `+-1` up to a `.` line, `+-2` to the close; `-…` is an error"
     head = c.readline('the Gopher+ reply header')
@@ -420,7 +427,7 @@ def _gopher_plus_body(c:_Conn, command:str) -> bytes:
     if h == b'+-2': return c.read_to_end('the Gopher+ data')
     return c.read_exactly(int(h[1:]), 'Gopher+ data')
 
-# %% ../nbs/32_retrieval.ipynb #80f166bb
+# %% ../nbs/32_retrieval.ipynb #f0b24c41
 _GOPHER_TEXT = frozenset('017')
 _GOPHER_ELSEWHERE = {'8': "a telnet session", 'T': "a tn3270 session", '2': "a CSO phone-book server (another protocol)"}
 
@@ -428,10 +435,12 @@ def gopher_exchange(host:str,        # the gopher server's host
                     port:int,        # its port (70 by default)
                     request:str,     # the exact string to send, ending CR LF: the gopher object's `request()`
                     gtype:str,       # the item type from the URL: decides how the reply is read, never sent
-                    o:_Opts,         # the options of the `retrieve` call
+                    o:_Opts=None,    # the options of a `retrieve` call (internal)
                     plus:bool=False, # whether the request carries a Gopher+ string (the reply has a Gopher+ header)
+                    **kw,            # else: `timeout`, `max_bytes`, `trace`, `total_timeout`, as for `retrieve`
                    ) -> bytes:
     "Send `request` to `host`:`port` and read the reply as item type `gtype` says"
+    o = o or _options(f"gopher://{host}:{port}/", **kw)
     if not request.endswith('\r\n') or (not plus and ('\n' in request[:-2] or '\r' in request[:-2])):
         o.fail(f"a gopher request is one line ending in CR LF (only a Gopher+ form spans lines): {request!r}", 'gopher')
     if gtype in _GOPHER_ELSEWHERE:
@@ -447,14 +456,14 @@ def gopher_exchange(host:str,        # the gopher server's host
             o.fail(f"gopher server error: {why}", 'gopher', command=request.rstrip('\r\n'))
     return data
 
-# %% ../nbs/32_retrieval.ipynb #2b6dfbec
+# %% ../nbs/32_retrieval.ipynb #8bc1e809
 def _retrieve_gopher(u, o:_Opts) -> bytes:
     "RFC 1630 \"Gopher\" / RFC 1738 §3.4: send `request()`, read the reply as the type code says"
     return gopher_exchange(u.host, u.effective_port, u.request(), u.gtype, o, plus=u.gopher_plus is not None)
 
 _RETRIEVERS['gopher'] = _retrieve_gopher
 
-# %% ../nbs/32_retrieval.ipynb #ffea334d
+# %% ../nbs/32_retrieval.ipynb #b9b0427b
 def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
                   **kw,      # the options of `retrieve`
                  ) -> tuple:
@@ -464,7 +473,7 @@ def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type
         raise URIError(f"a menu is a gopher URL of type 1 or 7, not {url!r}", url, None, 'gopher')
     return parse_menu(retrieve(url, **kw))
 
-# %% ../nbs/32_retrieval.ipynb #371157be
+# %% ../nbs/32_retrieval.ipynb #3362f881
 def _retrieve_file(u, o:_Opts) -> bytes:
     "RFC 1630 \"file\": read the local file of a void or `localhost` host; any other host is an error"
     if not u.is_local:
