@@ -223,9 +223,13 @@ def validate(text:str,               # the URI (or, with `partial`, the partial 
             ) -> None:
     "Raise `URISyntaxError` (with `.position` and `.rule`) unless `text` is derivable from `grammar`"
     if type(text) is not str: _need_str(text)
+    if grammar == "generic" and not partial and GRAMMARS["generic"] is _GENERIC[0] and _GENERIC[1](text) is not None:
+        return                                   # the common case, answered by the recogniser alone
     try: check = GRAMMARS[grammar]
     except KeyError: raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}") from None
     check(text, partial)
+
+_GENERIC = GRAMMARS["generic"], GENERIC.absolute_re.fullmatch   # (unless someone registers another "generic")
 
 # %% ../nbs/23_bnf_generic.ipynb #59917829
 def is_valid(text:str, grammar:str="generic", partial:bool=False) -> bool:
