@@ -128,7 +128,7 @@ GOALS = [('parse', 'uri1630.parse', 'uritools.urisplit', 0.8, '<= 0.8x uritools.
          ('validate', 'uri1630.validate', 'urllib.urlsplit', 0.5, '<= 0.5x urlsplit uncached'),
          ('canonical', 'uri1630.canonical', 'naive urllib', 0.5, '<= 0.5x quote(unquote(urlsplit(u).path))'),
          ('resolve', 'uri1630.resolve', 'ada_url.join_url', 1.0, '<= 1.0x ada_url.join_url'),
-         ('relative', 'uri1630.relative', 'resolve:uri1630.resolve', 2.0, '<= 2x uri1630.resolve (on the pairs it inverts)'),
+         ('relative', 'uri1630.relative', ('resolve', 'uri1630.resolve'), 2.0, '<= 2x uri1630.resolve (on the pairs it inverts)'),
          ('parse_url', 'uri1630.parse_url', 'urllib.urlsplit', 1.0, '<= 1.0x urlsplit uncached (http/file URLs)')]
 
 # %% timing
@@ -199,7 +199,7 @@ def goal_table(rows, set_name='corpus'):
     ns = {(r['op'], r['contender']): r['ns'] for r in rows if r['set'] == set_name}
     out = []
     for op, ours, ref, limit, text in GOALS:
-        ref_op, ref = ref.split(':', 1) if ':' in ref else (op, ref)   # "op:contender" names another operation's figure
+        ref_op, ref = ref if isinstance(ref, tuple) else (op, ref)   # (op, contender): another operation's figure
         a, b = ns.get((op, ours)), ns.get((ref_op, ref))
         ratio = a / b if a and b else None
         out.append(dict(op=op, goal=text, ours=a, ref=b, ratio=ratio, limit=limit,
