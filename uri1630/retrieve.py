@@ -6,15 +6,16 @@
 __all__ = ['DEFAULT_MAX_BYTES', 'ANONYMOUS_EMAIL', 'NO_RETRIEVAL', 'RetrievalError', 'retrieve', 'http_request', 'ftp_session',
            'undot', 'MenuItem', 'parse_menu', 'gopher_exchange', 'retrieve_menu']
 
-# %% ../nbs/32_retrieval.ipynb #9e4b523d
+# %% ../nbs/32_retrieval.ipynb #82f365bd
 import os, re, socket, time
+from types import MappingProxyType
 from typing import NamedTuple, Optional, Callable
 from .errors import URIError, _need_str
 from .encoding import escape
 from .schemes import parse_url
 from . import scheme_http, scheme_ftp, scheme_gopher, scheme_file   # importing them registers the schemes spoken here
 
-# %% ../nbs/32_retrieval.ipynb #bcc04bfd
+# %% ../nbs/32_retrieval.ipynb #c101fa4e
 class RetrievalError(URIError):
     "A retrieval failed: `URIError` plus the server's `status` code and the protocol `command` that failed"
     def __init__(self,
@@ -32,7 +33,7 @@ class RetrievalError(URIError):
 
 def _rebuild_retrieval(cls, *a): return cls(*a)
 
-# %% ../nbs/32_retrieval.ipynb #6aa82f46
+# %% ../nbs/32_retrieval.ipynb #1724473d
 class _Conn:
     "A TCP connection with a timeout on every operation and a bound on the octets read"
     def __init__(self, host, port, timeout, max_bytes, url, rule, trace=None, deadline=None):
@@ -52,7 +53,7 @@ class _Conn:
         except socket.timeout: self.fail(f"timed out after {self.timeout}s sending")
         except OSError as e: self.fail(f"the connection failed while sending: {e.strerror or e}")
 
-# %% ../nbs/32_retrieval.ipynb #7966686a
+# %% ../nbs/32_retrieval.ipynb #a1bdf370
 def _recv(self:_Conn, what:str) -> bytes:
     "Read what is there (b'' at end of stream), counting it against `max_bytes` (and the `deadline`, if any)"
     if self.deadline is not None:
@@ -81,7 +82,7 @@ def _readline(self:_Conn, what:str, limit:int=65536) -> bytes:
     if self.trace: self.trace('<', line.decode('latin-1').rstrip('\r\n'))
     return line
 
-# %% ../nbs/32_retrieval.ipynb #33543805
+# %% ../nbs/32_retrieval.ipynb #64ef976c
 def _read_to_end(self:_Conn, what:str) -> bytes:
     "Everything until the server closes the connection (bounded by `max_bytes`)"
     parts = [self.buf]; self.buf = b''
@@ -107,7 +108,7 @@ def _close(self:_Conn):
 _Conn._recv, _Conn.readline, _Conn.read_to_end, _Conn.read_exactly, _Conn.close = _recv, _readline, _read_to_end, _read_exactly, _close
 _Conn.__enter__, _Conn.__exit__ = lambda self: self, lambda self, *a: self.close()
 
-# %% ../nbs/32_retrieval.ipynb #d0540698
+# %% ../nbs/32_retrieval.ipynb #72c9aed8
 DEFAULT_MAX_BYTES = 64 * 2**20
 ANONYMOUS_EMAIL = "uri1630@localhost"
 
@@ -129,11 +130,11 @@ class _Opts(NamedTuple):
     def fail(self, message, rule, status=None, command=None):
         raise RetrievalError(message, self.url, None, rule, status, command)
 
-# %% ../nbs/32_retrieval.ipynb #6c7b1346
+# %% ../nbs/32_retrieval.ipynb #399fab9b
 _SESSION = "represents an interactive session: \"information within the service cannot be addressed individually or, in general, automatically retrieved\" (RFC 1630, \"Telnet, rlogin, tn3270\")"
-NO_RETRIEVAL = {
+NO_RETRIEVAL = MappingProxyType({   # scheme -> why `retrieve` does not fetch it
     'mailto': "is an RFC 822 mail address to send mail to, not a located object (RFC 1630, \"Mailto\")",
-    'news': "is location-independent: \"the reader will fetch the article or group from his or her local news host\", and \"news host names are NOT part of news URLs\" (RFC 1630, \"News\", Note 1)",
+    'news': "is location-independent: \"the reader will fetch the article or group from his or her local news host\", and \"News host names are NOT part of news URLs\" (RFC 1630, \"News\", Note 1)",
     'nntp': "needs the NNTP protocol (RFC 977) with the server's local article numbers; uri1630 has no NNTP client",
     'telnet': _SESSION, 'rlogin': _SESSION, 'tn3270': _SESSION,
     'wais': "needs a WAIS (Z39.50) client; uri1630 has none",
@@ -143,13 +144,13 @@ NO_RETRIEVAL = {
     'urn': "is \"reserved for use in encoding a Uniform Resource Name when that has been developed\" (RFC 1630, \"URN\")",
     'x500': "is \"a subject for study\" (RFC 1630, \"Schemes for Further Study\")",
     'whois': "is \"a subject for further study\" (RFC 1630, \"Schemes for Further Study\")",
-}
+})
 
 def _no_retrieval(u, o:_Opts):
-    why = NO_RETRIEVAL.get(u.scheme, "has no access algorithm here: \"any submission of a new URI scheme must include a definition of an algorithm for the retrieval of any object within that scheme\" (RFC 1630, \"Registration of naming schemes\")")
+    why = NO_RETRIEVAL.get(u.scheme, "has no access algorithm here: \"Any submission of a new URI scheme must include a definition of an algorithm for the retrieval of any object within that scheme\" (RFC 1630, \"Registration of naming schemes\")")
     o.fail(f"RFC 1630 defines no retrieval for {u.scheme}: here: a {u.scheme}: URL {why}", u.scheme)
 
-# %% ../nbs/32_retrieval.ipynb #04320b63
+# %% ../nbs/32_retrieval.ipynb #0e141085
 _RETRIEVERS = {}    # scheme name -> function(url object, options) -> bytes; each section below adds its scheme
 
 def _retrieve(url, o:_Opts) -> bytes:
@@ -157,7 +158,7 @@ def _retrieve(url, o:_Opts) -> bytes:
     if o.proxy and u.scheme != 'file': return _retrieve_via_gateway(u, o)
     return _RETRIEVERS.get(u.scheme, _no_retrieval)(u, o)
 
-# %% ../nbs/32_retrieval.ipynb #c4200644
+# %% ../nbs/32_retrieval.ipynb #28e8a834
 def _options(url, timeout=10.0, max_bytes=DEFAULT_MAX_BYTES, email=ANONYMOUS_EMAIL, redirects=0, password=None,
              ftp_type='i', trace=None, rfc="1738", proxy=None, total_timeout=None) -> _Opts:
     "Check the options of a retrieval and bundle them"
@@ -175,7 +176,7 @@ def _options(url, timeout=10.0, max_bytes=DEFAULT_MAX_BYTES, email=ANONYMOUS_EMA
     deadline = None if total_timeout is None else time.monotonic() + total_timeout
     return _Opts(url, float(timeout), max_bytes, email, redirects, password, ftp_type, trace, rfc, gw, deadline)
 
-# %% ../nbs/32_retrieval.ipynb #a7e59f9f
+# %% ../nbs/32_retrieval.ipynb #d24aaf7b
 def retrieve(url:str,                        # an http, ftp, gopher or file URL
              *,
              timeout:float=10.0,             # seconds allowed for each connect, send and read
@@ -192,7 +193,7 @@ def retrieve(url:str,                        # an http, ftp, gopher or file URL
     "Dereference `url` by its scheme's access algorithm (RFC 1630, RFC 1738 §3) and return the object's octets"
     return _retrieve(url, _options(url, timeout, max_bytes, email, redirects, password, ftp_type, trace, rfc, proxy, total_timeout))
 
-# %% ../nbs/32_retrieval.ipynb #ea8aa663
+# %% ../nbs/32_retrieval.ipynb #76740099
 # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
 def http_request(target:str,         # the request target: `request_target()` of an http URL (a whole URI for a gateway)
                  host:str,           # the host, for the `Host` header
@@ -208,7 +209,7 @@ def http_request(target:str,         # the request target: `request_target()` of
     hostport = host if port in (None, 80) else f"{host}:{port}"
     return f"GET {target} HTTP/1.0\r\nHost: {hostport}\r\nUser-Agent: uri1630\r\nAccept: */*\r\nConnection: close\r\n\r\n".encode('ascii')
 
-# %% ../nbs/32_retrieval.ipynb #306dd831
+# %% ../nbs/32_retrieval.ipynb #7280d8d1
 _STATUS_RE = re.compile(rb'HTTP/(\d)\.(\d) (\d{3})(?: ([^\r\n]*))?\r?\n\Z')
 
 def _http_head(c:_Conn, command:str):
@@ -227,7 +228,7 @@ def _http_head(c:_Conn, command:str):
         headers[name.decode('latin-1').lower()] = value.strip().decode('latin-1')
     return int(m[3]), (m[4] or b'').decode('latin-1'), headers
 
-# %% ../nbs/32_retrieval.ipynb #3dae91d0
+# %% ../nbs/32_retrieval.ipynb #0433fa1f
 def _http_body(c:_Conn, status:int, headers:dict, command:str) -> bytes:
     "Read the body the headers announce: chunked, `Content-Length` octets, or to the close"
     if 100 <= status < 200 or status in (204, 304): return b''
@@ -247,7 +248,7 @@ def _http_body(c:_Conn, status:int, headers:dict, command:str) -> bytes:
     if not cl.isascii() or not cl.isdigit(): c.fail(f"malformed Content-Length {cl[:20]!r}", status, command)
     return c.read_exactly(int(cl), 'HTTP body')
 
-# %% ../nbs/32_retrieval.ipynb #722efb84
+# %% ../nbs/32_retrieval.ipynb #33bfe01f
 def _retrieve_http(u, o:_Opts) -> bytes:
     "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply"
     target = u.request_target()
@@ -269,7 +270,7 @@ def _retrieve_http(u, o:_Opts) -> bytes:
 
 _RETRIEVERS['http'] = _retrieve_http
 
-# %% ../nbs/32_retrieval.ipynb #be784fa9
+# %% ../nbs/32_retrieval.ipynb #17ff504f
 def _retrieve_via_gateway(u, o:_Opts) -> bytes:
     "RFC 1630 \"HTTP\": send the entire URI (without its fragment) to the gateway on the HTTP command line"
     target = u.text if u.fragment is None else u.text[:len(u.text) - len(u.fragment) - 1]
@@ -282,7 +283,7 @@ def _retrieve_via_gateway(u, o:_Opts) -> bytes:
     if 200 <= status < 300: return body
     o.fail(f"HTTP {status} {reason} from the gateway {host}:{port}", 'http', status, command)
 
-# %% ../nbs/32_retrieval.ipynb #6bc2d13d
+# %% ../nbs/32_retrieval.ipynb #8b3f9b3c
 _REPLY_RE = re.compile(rb'(\d{3})([ -])')
 
 def _ftp_reply(c:_Conn, command:str):
@@ -300,7 +301,7 @@ def _ftp_reply(c:_Conn, command:str):
         text.append(more.strip())
     return int(m[1]), b' '.join(text).decode('latin-1')
 
-# %% ../nbs/32_retrieval.ipynb #b8d2ee6a
+# %% ../nbs/32_retrieval.ipynb #b22be64a
 _PASV_RE = re.compile(r'(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})')
 _EPSV_RE = re.compile(r'\((.)\1\1(\d{1,5})\1\)')
 
@@ -313,7 +314,7 @@ def _ftp_data_port(c:_Conn) -> int:
     if code // 100 != 2 or not m: c.fail(f"FTP server refused {cmd!r}: {code} {text}", code, cmd)
     return int(m[2]) if cmd == 'EPSV' else int(m[5]) * 256 + int(m[6])
 
-# %% ../nbs/32_retrieval.ipynb #da0f56cc
+# %% ../nbs/32_retrieval.ipynb #c7391856
 def _ftp_transfer(c:_Conn, command:str, o:_Opts) -> bytes:
     "`RETR`/`NLST`/`LIST`: open a passive data connection to the same host, send `command`, read the data"
     port = _ftp_data_port(c)
@@ -328,7 +329,7 @@ def _ftp_transfer(c:_Conn, command:str, o:_Opts) -> bytes:
         if code // 100 != 2: c.fail(f"FTP transfer for {command!r} failed: {code} {text}", code, command)
     return data
 
-# %% ../nbs/32_retrieval.ipynb #1b7c0572
+# %% ../nbs/32_retrieval.ipynb #cc7cc445
 def ftp_session(host:str,          # the FTP server's host
                 port:int,          # its port (21 by default)
                 commands,          # the command lines to send, in order (`USER …`, `PASS …`, `CWD …`, `TYPE …`, `RETR …`)
@@ -361,7 +362,7 @@ def ftp_session(host:str,          # the FTP server's host
         except RetrievalError: pass
     return data if data is not None else b''
 
-# %% ../nbs/32_retrieval.ipynb #7d366de2
+# %% ../nbs/32_retrieval.ipynb #a0ebe81f
 def _retrieve_ftp(u, o:_Opts) -> bytes:
     "RFC 1630 \"FTP\" / RFC 1738 §3.2: log in, the CWDs, TYPE, then RETR or NLST: exactly `commands()`"
     guess = o.ftp_type if u.name else None      # an empty name without a type code lists the directory: no guess
@@ -369,7 +370,7 @@ def _retrieve_ftp(u, o:_Opts) -> bytes:
 
 _RETRIEVERS['ftp'] = _retrieve_ftp
 
-# %% ../nbs/32_retrieval.ipynb #4f6be6f1
+# %% ../nbs/32_retrieval.ipynb #79e2ad5b
 _TERMINATORS = (b'\r\n.\r\n', b'\n.\r\n', b'\n.\n', b'\r\n.', b'\n.')
 
 def undot(data:bytes) -> bytes:
@@ -380,7 +381,7 @@ def undot(data:bytes) -> bytes:
     body = data[:len(data) - len(t) + t.index(b'.')]
     return re.sub(rb'(^|\n)\.\.', rb'\1.', body)
 
-# %% ../nbs/32_retrieval.ipynb #b390c54f
+# %% ../nbs/32_retrieval.ipynb #e75fc172
 class MenuItem(NamedTuple):
     "One line of a gopher menu (RFC 1436): type, display string, selector, host, port (and a Gopher+ tag)"
     gtype: str       # the item type: '0' text, '1' menu, '7' search, '9' binary, 'i' information, '3' error, …
@@ -399,7 +400,7 @@ class MenuItem(NamedTuple):
 
 _GOPHER_SAFE = "$-_.+!*'(),;/:@&="   # RFC 1738 safe, extra and reserved, less '?' and '#' (and '%', always encoded)
 
-# %% ../nbs/32_retrieval.ipynb #b29659ea
+# %% ../nbs/32_retrieval.ipynb #8d8b93f1
 def parse_menu(data:bytes,              # a menu as received (the `.` line may be there or not)
                encoding:str='latin-1',  # how octets become characters (one per octet by default)
               ) -> tuple:
@@ -415,7 +416,7 @@ def parse_menu(data:bytes,              # a menu as received (the `.` line may b
         items.append(MenuItem(line[0], f[0], f[1], f[2], int(f[3]), f[4] if len(f) > 4 else ''))
     return tuple(items)
 
-# %% ../nbs/32_retrieval.ipynb #4b488aaa
+# %% ../nbs/32_retrieval.ipynb #690731b3
 def _gopher_plus_body(c:_Conn, command:str) -> bytes:
     "Read a Gopher+ reply: `+N` N octets, `+-1` up to a `.` line, `+-2` to the close; `-…` is an error"
     head = c.readline('the Gopher+ reply header')
@@ -427,7 +428,7 @@ def _gopher_plus_body(c:_Conn, command:str) -> bytes:
     if h == b'+-2': return c.read_to_end('the Gopher+ data')
     return c.read_exactly(int(h[1:]), 'Gopher+ data')
 
-# %% ../nbs/32_retrieval.ipynb #f0b24c41
+# %% ../nbs/32_retrieval.ipynb #ecac20f6
 _GOPHER_TEXT = frozenset('017')
 _GOPHER_ELSEWHERE = {'8': "a telnet session", 'T': "a tn3270 session", '2': "a CSO phone-book server (another protocol)"}
 
@@ -456,14 +457,14 @@ def gopher_exchange(host:str,        # the gopher server's host
             o.fail(f"gopher server error: {why}", 'gopher', command=request.rstrip('\r\n'))
     return data
 
-# %% ../nbs/32_retrieval.ipynb #8bc1e809
+# %% ../nbs/32_retrieval.ipynb #b87d9e5b
 def _retrieve_gopher(u, o:_Opts) -> bytes:
     "RFC 1630 \"Gopher\" / RFC 1738 §3.4: send `request()`, read the reply as the type code says"
     return gopher_exchange(u.host, u.effective_port, u.request(), u.gtype, o, plus=u.gopher_plus is not None)
 
 _RETRIEVERS['gopher'] = _retrieve_gopher
 
-# %% ../nbs/32_retrieval.ipynb #b9b0427b
+# %% ../nbs/32_retrieval.ipynb #5fbacddb
 def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
                   **kw,      # the options of `retrieve`
                  ) -> tuple:
@@ -473,7 +474,7 @@ def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type
         raise URIError(f"a menu is a gopher URL of type 1 or 7, not {url!r}", url, None, 'gopher')
     return parse_menu(retrieve(url, **kw))
 
-# %% ../nbs/32_retrieval.ipynb #3362f881
+# %% ../nbs/32_retrieval.ipynb #34f7e2ed
 def _retrieve_file(u, o:_Opts) -> bytes:
     "RFC 1630 \"file\": read the local file of a void or `localhost` host; any other host is an error"
     if not u.is_local:
