@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['FSEGMENT_CHARS', 'FtpURL']
 
-# %% ../nbs/11_ftp.ipynb #21ef2470
+# %% ../nbs/11_ftp.ipynb #3c787c01
 from dataclasses import dataclass
 from typing import Optional, Tuple
 from .errors import URIError, URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .schemes import IPURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/11_ftp.ipynb #c89bee25
+# %% ../nbs/11_ftp.ipynb #37a56b5d
 # RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
 FSEGMENT_CHARS = {"1738": ALPHA + DIGIT + "$-_.+!*'()," + "?:@&=",
                   # RFC 1630 URL BNF: segment = xpalphas
@@ -26,7 +26,7 @@ class FtpURL(IPURL):
     typecode: Optional[str]     # 'a', 'i' or 'd' (RFC 1738); RFC 959 codes 'A', 'AN', 'E', 'I', 'L8', ... or 'd' (RFC 1630); None
     fragment: Optional[str]     # the fragment id, as written; `None` when absent
 
-# %% ../nbs/11_ftp.ipynb #d9a92e7a
+# %% ../nbs/11_ftp.ipynb #291c89ac
 def _read_type(src, i, end):
     "The type code in `text[i:end]` (after `;type=`), by `src.rfc`'s reading"
     code, ok = src.text[i:end], True
@@ -42,7 +42,7 @@ def _read_type(src, i, end):
         src.fail(i, 'ftptype', f"the type code must be {want}; found {src.text[i:end]!r}")
     return code
 
-# %% ../nbs/11_ftp.ipynb #69842dbf
+# %% ../nbs/11_ftp.ipynb #f953c590
 def _parse_ftp(src:Source) -> FtpURL:
     "Read `ftp://login [ / fpath [ ;type=typecode ] ]`"
     lg = parse_login(src)
@@ -65,7 +65,7 @@ def _parse_ftp(src:Source) -> FtpURL:
 
 register_scheme("ftp", _parse_ftp)
 
-# %% ../nbs/11_ftp.ipynb #f95c9442
+# %% ../nbs/11_ftp.ipynb #3346a4a5
 def _arg(u, what, value):
     "`value`, unless it holds CR, LF or NUL, which would end the command line it is sent on"
     for bad in ('\r', '\n', '\0'):
@@ -79,7 +79,7 @@ def _type_arg(code):
     code = code.upper()
     return code[0] + ' ' + code[1:] if len(code) > 1 else code
 
-# %% ../nbs/11_ftp.ipynb #0293b547
+# %% ../nbs/11_ftp.ipynb #bb407c62
 def _commands(self:FtpURL,
               anonymous_password:str="anonymous@",  # the PASS of the anonymous convention: the end user's Internet mail address
               password:Optional[str]=None,           # the PASS to send when the URL gives a user but no password (asked of the user)

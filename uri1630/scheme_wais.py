@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['WAIS_CHARS', 'WaisURL']
 
-# %% ../nbs/17_wais.ipynb #9909fe5b
+# %% ../nbs/17_wais.ipynb #4410c20c
 from dataclasses import dataclass
 from typing import Optional, Tuple
 from .errors import URIError, URISyntaxError
@@ -14,7 +14,7 @@ from .encoding import unescape
 from .reserved import decode_search
 from .schemes import IPURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/17_wais.ipynb #600b4dee
+# %% ../nbs/17_wais.ipynb #01cee265
 _UCHAR = ALPHA + DIGIT + "$-_.+!*'(),"
 WAIS_CHARS = {"1738": dict(database=_UCHAR, wtype=_UCHAR, wpath=_UCHAR, search=_UCHAR + ";:@&="),
               "1630": dict(database=ALPHA + DIGIT + SAFE_URL + EXTRA, wtype=ALPHA + DIGIT + SAFE_URL + EXTRA,
@@ -29,7 +29,7 @@ class WaisURL(IPURL):
     wpath: Optional[str]      # the document's wpath, as written; `None` unless a document
     fragment: Optional[str]   # the fragment id, as written; `None` when absent
 
-# %% ../nbs/17_wais.ipynb #fa846c3d
+# %% ../nbs/17_wais.ipynb #5b242eb1
 def _wpath_1630(src, i, end):
     "Check RFC 1630's `wpath  digits = path ; [ wpath ]` in `text[i:end]`"
     t, ok = src.text, WAIS_CHARS["1630"]["wpath"]
@@ -43,7 +43,7 @@ def _wpath_1630(src, i, end):
         src.check(k + 1, semi, ok, 'wpath')
         i = semi + 1
 
-# %% ../nbs/17_wais.ipynb #9311bc06
+# %% ../nbs/17_wais.ipynb #9d6ddaef
 def _parse_wais(src:Source) -> WaisURL:
     "Read `wais://hostport/database [ ? search | / wtype / wpath ]`"
     lg = parse_login(src, user=False)
@@ -65,7 +65,7 @@ def _parse_wais(src:Source) -> WaisURL:
 
 register_scheme("wais", _parse_wais)
 
-# %% ../nbs/17_wais.ipynb #5f68ce90
+# %% ../nbs/17_wais.ipynb #3d2ad609
 def _kind(self:WaisURL) -> str:
     "'database', 'search' or 'document': which of RFC 1738's three forms this is"
     return 'search' if self.search is not None else 'document' if self.wtype is not None else 'database'

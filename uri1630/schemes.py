@@ -6,7 +6,7 @@
 __all__ = ['DEFAULT_PORTS', 'URL_CHARS', 'SCHEMES', 'USER_CHARS', 'Source', 'split_url', 'SchemeURL', 'GenericURL',
            'register_scheme', 'parse_url', 'IPURL', 'Login', 'parse_login']
 
-# %% ../nbs/09_specific_schemes.ipynb #5d822f62
+# %% ../nbs/09_specific_schemes.ipynb #3f3c58f5
 import re, threading
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -16,13 +16,13 @@ from .errors import URIError, URISyntaxError, _need_str
 from .grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls
 from .encoding import unescape
 
-# %% ../nbs/09_specific_schemes.ipynb #eeda0ec7
+# %% ../nbs/09_specific_schemes.ipynb #95bd8d52
 # RFC 1738 §3.2–3.11: "If :<port> is omitted, the port defaults to N"
 DEFAULT_PORTS = MappingProxyType({
     "ftp": 21, "http": 80, "gopher": 70, "nntp": 119, "telnet": 23, "wais": 210, "prospero": 1525,
     "rlogin": 513, "tn3270": 23})
 
-# %% ../nbs/09_specific_schemes.ipynb #0344ded5
+# %% ../nbs/09_specific_schemes.ipynb #ee9434b5
 # RFC 1630 URL BNF: xalpha | + | reserved (less # and space); RFC 1738 §5: xchar = unreserved | reserved | escape
 URL_CHARS = ''.join(sorted(set(ALPHA + DIGIT + SAFE_URL + EXTRA + RFC1738_EXTRA + ";/?:@=&")))
 
@@ -31,7 +31,7 @@ def _run_re(allowed:str, escapes:bool=True):
     "A regex matching a run of `allowed` characters and (if `escapes`) `%XX` escapes (no backtracking: `%` is never in `allowed`)"
     return re.compile(f"(?:{_cls(allowed.replace('%', ''))}|%{_cls(HEX)}{{2}})*" if escapes else f"{_cls(allowed.replace('%', ''))}*")
 
-# %% ../nbs/09_specific_schemes.ipynb #eadeab8e
+# %% ../nbs/09_specific_schemes.ipynb #72d498af
 class Source(NamedTuple):
     "The text a scheme parser reads: the whole `text` passed to `parse_url` and the span of its scheme-specific part"
     text: str                # the text the caller passed; every error position is an index into it
@@ -51,7 +51,7 @@ class Source(NamedTuple):
         "Raise `URISyntaxError(message)` at index `pos` of `text`, naming `rule`"
         raise URISyntaxError(message, self.text, pos, rule)
 
-# %% ../nbs/09_specific_schemes.ipynb #b8567730
+# %% ../nbs/09_specific_schemes.ipynb #aa30cec2
 def _check(self:Source, i:int, j:int, allowed:str, rule:str, escapes:bool=True) -> str:
     "Check that `text[i:j]` holds only characters of `allowed` and (if `escapes`) `%XX` escapes; return that raw text"
     t = self.text
@@ -68,7 +68,7 @@ def _decode(self:Source, i:int, j:int, allowed:str, rule:str, escapes:bool=True)
 
 Source.check, Source.decode = _check, _decode
 
-# %% ../nbs/09_specific_schemes.ipynb #aa13bd51
+# %% ../nbs/09_specific_schemes.ipynb #5b7efe60
 _SCHEME_CHARS = {"1738": frozenset(ALPHA + DIGIT + "+-."), "1630": frozenset(ALPHA + DIGIT + SAFE_URL + EXTRA)}
 
 def _read_scheme(text, i, end, rfc):
@@ -82,7 +82,7 @@ def _read_scheme(text, i, end, rfc):
         raise URISyntaxError("a scheme name starts with a letter", text, i, 'scheme')
     return k
 
-# %% ../nbs/09_specific_schemes.ipynb #33367d91
+# %% ../nbs/09_specific_schemes.ipynb #a1059a9d
 def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `<URL:…>`
               rfc:str="1738",   # "1738" or "1630": whose reading to follow where the RFCs disagree
              ) -> Source:
@@ -101,7 +101,7 @@ def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `
     if h >= 0: src = src._replace(fragment=src.check(h + 1, end, URL_CHARS, 'fragmentid'))
     return src
 
-# %% ../nbs/09_specific_schemes.ipynb #ecb5e5b6
+# %% ../nbs/09_specific_schemes.ipynb #3f2c7a59
 @dataclass(frozen=True, slots=True)
 class SchemeURL:
     "Base of every scheme object: `str()` is the URL as written; equal when the parsed parts are equal"
@@ -110,7 +110,7 @@ class SchemeURL:
 
     def __str__(self): return self.text
 
-# %% ../nbs/09_specific_schemes.ipynb #e200816b
+# %% ../nbs/09_specific_schemes.ipynb #e149c093
 @dataclass(frozen=True, slots=True)
 class GenericURL(SchemeURL):
     "A URL of an unknown or experimental (`x-`) scheme: RFC 1630's generic `scheme : path [ ? search ] [ # fragmentid ]`"
@@ -126,12 +126,18 @@ def _parse_generic(src:Source) -> GenericURL:
     search = None if q < 0 else src.check(q + 1, src.end, URL_CHARS, 'search')
     return GenericURL(src.url, src.scheme, path, search, src.fragment)
 
-# %% ../nbs/09_specific_schemes.ipynb #0f60ecb5
+# %% ../nbs/09_specific_schemes.ipynb #c6ea723c
 _REGISTRY = {}
 _LOCK = threading.Lock()
 SCHEMES = MappingProxyType(_REGISTRY)   # read-only live view: scheme name -> parser
 
-def _same(f, g): return f is g or (getattr(f, '__module__', 1), getattr(f, '__qualname__', 1)) == (getattr(g, '__module__', 2), getattr(g, '__qualname__', 2))
+def _fingerprint(f):
+    "What makes two parser functions the same one, defined again (a reloaded module, a re-run notebook cell)"
+    c = getattr(f, '__code__', None)
+    if c is None: return (id(f),)
+    return (f.__qualname__, c.co_code, c.co_names, tuple(k for k in c.co_consts if not hasattr(k, 'co_code')))
+
+def _same(f, g): return f is g or _fingerprint(f) == _fingerprint(g)
 
 def register_scheme(name:str,                               # the scheme name (any case; stored lower-cased)
                     parser:Callable[[Source], SchemeURL],   # reads a `Source`, returns a `SchemeURL`
@@ -148,7 +154,7 @@ def register_scheme(name:str,                               # the scheme name (a
             raise URIError(f"scheme {key!r} is already registered; pass replace=True to replace it", rule='register_scheme')
         _REGISTRY[key] = parser
 
-# %% ../nbs/09_specific_schemes.ipynb #2356f94b
+# %% ../nbs/09_specific_schemes.ipynb #1a374884
 def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<URL:…>`
               rfc:str="1738",  # "1738" or "1630": whose reading to follow where the RFCs disagree
              ) -> SchemeURL:
@@ -159,7 +165,7 @@ def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<
     if not isinstance(obj, SchemeURL): raise TypeError(f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL")
     return obj
 
-# %% ../nbs/09_specific_schemes.ipynb #ca377045
+# %% ../nbs/09_specific_schemes.ipynb #28adb6cb
 @dataclass(frozen=True, slots=True)
 class IPURL(SchemeURL):
     "Base of the IP-based schemes: RFC 1738 §3.1 `//<user>:<password>@<host>:<port>`"
@@ -178,7 +184,7 @@ class IPURL(SchemeURL):
         "The port to connect to: `port`, or else `default_port`"
         return self.default_port if self.port is None else self.port
 
-# %% ../nbs/09_specific_schemes.ipynb #41ca3015
+# %% ../nbs/09_specific_schemes.ipynb #12ee5057
 # RFC 1738 §5: user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise; uchar = unreserved | escape
 USER_CHARS = ''.join(sorted(set(ALPHA + DIGIT + "$-_.+!*'()," + ";?&=")))
 _LABEL = frozenset(ALPHA + DIGIT + "-")
@@ -199,7 +205,7 @@ def _check_host(src, i, j):
         src.fail(j - len(labels[-1]), 'hostname', "the rightmost domain label never starts with a digit")
     return t[i:j]
 
-# %% ../nbs/09_specific_schemes.ipynb #33ea9493
+# %% ../nbs/09_specific_schemes.ipynb #52f0972c
 class Login(NamedTuple):
     "The parts of RFC 1738 §3.1's `//<user>:<password>@<host>:<port>`, and where the login ends"
     user: Optional[str]      # decoded; `None` when absent
@@ -208,7 +214,7 @@ class Login(NamedTuple):
     port: Optional[int]      # `None` when absent
     end: int                 # index (in `src.text`) just after the login: the `/` (or other stop) or `src.end`
 
-# %% ../nbs/09_specific_schemes.ipynb #4afcbf23
+# %% ../nbs/09_specific_schemes.ipynb #60abcfe2
 def parse_login(src:Source,          # what `split_url` read
                 stops:str="/",       # characters that end the login (http also ends it at `?`)
                 user:bool=True,      # whether `user:password@` is allowed
