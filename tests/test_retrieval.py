@@ -275,3 +275,16 @@ def test_total_timeout_bounds_a_dripping_server():
         t = time.monotonic()
         assert "total_timeout" in str(_err(f"http://{m.host}:{m.port}/", timeout=1, total_timeout=0.4))
         assert time.monotonic() - t < 1.5
+
+
+def test_cli_get(httpd, tmp_path):
+    "`uri1630 get URL [-o FILE]` as a subprocess: octets to stdout or FILE; a failed retrieval exits 1"
+    import sys
+    run = lambda *a: subprocess.run([sys.executable, '-m', 'uri1630', 'get', *a], capture_output=True, timeout=60)
+    r = run(f"http://{httpd.host}:{httpd.port}/pub/data.bin")
+    assert (r.returncode, r.stdout) == (0, S.BINARY)
+    out = tmp_path / 'o.txt'
+    assert run('-o', str(out), f"http://{httpd.host}:{httpd.port}/pub/hello.txt").returncode == 0
+    assert out.read_bytes() == b"Hello, world.\nSecond line.\n"
+    r = run(f"http://{httpd.host}:{httpd.port}/missing")
+    assert r.returncode == 1 and r.stdout == b"" and b"HTTP 404" in r.stderr
