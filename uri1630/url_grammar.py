@@ -6,27 +6,27 @@
 __all__ = ['RFC1630', 'RFC1630_AS_PRINTED', 'RFC1738', 'RFC1738_AS_PRINTED', 'DISAGREEMENTS', 'URLGrammar', 'check_production',
            'rfc1630_grammar', 'rfc1738_grammar', 'Disagreement']
 
-# %% ../nbs/24_bnf_url.ipynb #d129f9b3
+# %% ../nbs/24_bnf_url.ipynb #10172d1a
 import re
 from typing import NamedTuple
 from .errors import URISyntaxError, _need_str
 from .grammar import (ALPHA, DIGIT, HEX, SAFE, SAFE_URL, EXTRA, ALPHANUM2, RFC1738_SAFE, RFC1738_EXTRA,
                              RFC1738_RESERVED, _cls, describe_char, register_grammar, validate, is_valid)
 
-# %% ../nbs/24_bnf_url.ipynb #a8c391bc
+# %% ../nbs/24_bnf_url.ipynb #aca5e904
 _HEXSET = frozenset(HEX)
 
 class _State:
     "The diagnosing matcher's state: the text, and the farthest failure seen so far"
-    __slots__ = ('text', 'n', 'far', 'fails', 'stack', 'quiet')
-    def __init__(self, text): self.text,self.n,self.far,self.fails,self.stack,self.quiet = text,len(text),-1,[],[],0
+    __slots__ = ('text', 'n', 'far', 'fails', 'stack', 'quiet', 'steps')
+    def __init__(self, text): self.text,self.n,self.far,self.fails,self.stack,self.quiet,self.steps = text,len(text),-1,[],[],0,0
     def fail(self, i, rule, expected, strong=False):
         if self.quiet: return -1
         if i > self.far: self.far, self.fails = i, []
         if i == self.far: self.fails.append((strong, rule or (self.stack[-1] if self.stack else 'url'), expected))
         return -1
 
-# %% ../nbs/24_bnf_url.ipynb #5cfe00ab
+# %% ../nbs/24_bnf_url.ipynb #e548359b
 class Node:
     "A grammar expression: `regex()` for the recogniser, `match(state, i)` (end or -1) for the diagnosis"
     def regex(self) -> str: raise NotImplementedError
@@ -37,6 +37,7 @@ class Chars(Node):
     def __init__(self, name:str, chars:str): self.name,self.chars,self.set = name,chars,frozenset(chars)
     def regex(self): return _cls(self.chars)
     def match(self, st, i):
+        st.steps += 1
         if i < st.n and st.text[i] in self.set: return i+1
         return st.fail(i, self.name, self.name)
 
@@ -45,18 +46,19 @@ class Lit(Node):
     def __init__(self, s:str): self.s = s
     def regex(self): return re.escape(self.s)
     def match(self, st, i):
+        st.steps += 1
         if st.text.startswith(self.s, i): return i + len(self.s)
         k = 0
         while k < len(self.s) and i+k < st.n and st.text[i+k] == self.s[k]: k += 1
         return st.fail(i+k, None, repr(self.s))
 
-# %% ../nbs/24_bnf_url.ipynb #e54b0d34
+# %% ../nbs/24_bnf_url.ipynb #3f12d0fe
 class Escape(Node):
     "`escape  % hex hex`; a malformed escape is reported at its `%`"
     name = 'escape'
     def regex(self): return f"%{_cls(HEX)}{{2}}"
     def match(self, st, i):
-        t = st.text
+        t = st.text; st.steps += 1
         if i < st.n and t[i] == '%':
             if i+3 <= st.n and t[i+1] in _HEXSET and t[i+2] in _HEXSET: return i+3
             return st.fail(i, 'escape', "'%' hex hex", strong=True)
@@ -67,7 +69,7 @@ class End(Node):
     def regex(self): return r"\Z"
     def match(self, st, i): return i if i == st.n else st.fail(i, None, 'end of text')
 
-# %% ../nbs/24_bnf_url.ipynb #1271375c
+# %% ../nbs/24_bnf_url.ipynb #df281aee
 class Seq(Node):
     "`a b c`: each in turn"
     def __init__(self, *xs): self.xs = xs
@@ -88,7 +90,7 @@ class Alt(Node):
             if j >= 0: return j
         return -1
 
-# %% ../nbs/24_bnf_url.ipynb #2d563739
+# %% ../nbs/24_bnf_url.ipynb #e950213b
 class Opt(Node):
     "`[ a ]`, possessive"
     def __init__(self, x): self.x = x
@@ -109,7 +111,7 @@ class Rep(Node):
             i, k = j, k+1
         return i if k >= self.min else -1
 
-# %% ../nbs/24_bnf_url.ipynb #93683dbc
+# %% ../nbs/24_bnf_url.ipynb #1ef1e91c
 class Not(Node):
     "A negative lookahead: matches nothing, and only where `x` does not match"
     def __init__(self, x): self.x = x
@@ -130,7 +132,7 @@ class Rule(Node):
         finally: st.stack.pop()
     def __repr__(self): return f"Rule({self.name!r})"
 
-# %% ../nbs/24_bnf_url.ipynb #ad64ea7f
+# %% ../nbs/24_bnf_url.ipynb #6d40a76b
 def _rules(node, out, chars):
     "Collect the `Rule`s under `node` by name (in order of first appearance), and every character it names"
     if isinstance(node, Rule):
@@ -141,7 +143,7 @@ def _rules(node, out, chars):
     for x in getattr(node, 'xs', ()) or ((node.x,) if hasattr(node, 'x') else ()): _rules(x, out, chars)
     return out
 
-# %% ../nbs/24_bnf_url.ipynb #9903f595
+# %% ../nbs/24_bnf_url.ipynb #13732b05
 class URLGrammar:
     "A URL grammar of RFC 1630 or RFC 1738: a recogniser compiled once, and a diagnosing matcher"
     def __init__(self,
@@ -158,16 +160,18 @@ class URLGrammar:
         self.recogniser = re.compile(start.regex())
     def __repr__(self): return f"URLGrammar({self.name!r})"
 
-# %% ../nbs/24_bnf_url.ipynb #b298233b
+# %% ../nbs/24_bnf_url.ipynb #ae6b108b
 def _diagnose(g:URLGrammar, text:str):
     "Raise `URISyntaxError` at the first position where `text` leaves grammar `g`"
     off = len(g.prefix) if g.prefix and text.startswith(g.prefix) else 0
     c = text.find(':', off)
     scheme = text[off:c] if c >= 0 else None
-    if not g.other and scheme not in g.schemes:
+    if not g.other and scheme not in g.schemes:      # at the first character no scheme name (or prefix) has
+        names = [s + ':' for s in g.schemes] + ([g.prefix] if g.prefix and off == 0 else [])
+        k = max(next((n for n, (a, b) in enumerate(zip(text[off:], s)) if a != b), min(len(s), len(text) - off)) for s in names)
         what = (f"{scheme!r} is not a scheme of this grammar" if scheme is not None
                 else "a URL must start with a scheme name and ':'")
-        raise URISyntaxError(f"{what}; it has: {', '.join(g.schemes)}", text, off, 'url')
+        raise URISyntaxError(f"{what}; it has: {', '.join(g.schemes)}", text, off + k, 'url')
     st = _State(text)
     if g.start.match(st, 0) == st.n: raise AssertionError(f"internal: recogniser and matcher disagree on {text!r}")
     _raise(g, st, text)
@@ -185,7 +189,7 @@ def _raise(g, st, text):
     else: what = f"{describe_char(text[st.far])} is not allowed here (expected {expected})"
     raise URISyntaxError(what, text, st.far, rule)
 
-# %% ../nbs/24_bnf_url.ipynb #b7287336
+# %% ../nbs/24_bnf_url.ipynb #a017b36c
 def _check(g:URLGrammar):
     "The `check(text, partial)` function `register_grammar` wants, for grammar `g`"
     recognise = g.recogniser.fullmatch
@@ -195,7 +199,7 @@ def _check(g:URLGrammar):
     check.grammar = g
     return check
 
-# %% ../nbs/24_bnf_url.ipynb #1957afdc
+# %% ../nbs/24_bnf_url.ipynb #d2066f0c
 _PRODUCTIONS = {}
 
 def check_production(text:str,             # the whole text the caller passed
@@ -212,13 +216,13 @@ def check_production(text:str,             # the whole text the caller passed
     if Seq(g.rules[production], End()).match(st, start) == end: raise AssertionError("internal: recogniser and matcher disagree")
     _raise(g, st, text)
 
-# %% ../nbs/24_bnf_url.ipynb #78eb0431
+# %% ../nbs/24_bnf_url.ipynb #2407288a
 def _mailform(x, xnoat, esc, alpha, host_start, host, name):
     "`xalphas @ host`, deterministically: up to the first `@` (after the first character) that starts a host"
     y = Alt(xnoat, esc, Seq(Lit('@'), Not(host_start)))
     return Rule(name, Seq(x, Rep(y), Lit('@'), host))
 
-# %% ../nbs/24_bnf_url.ipynb #23c266fb
+# %% ../nbs/24_bnf_url.ipynb #f014cec4
 def rfc1630_grammar(name:str="rfc1630",
                     safe:str=SAFE_URL,             # `safe` as printed in the URL BNF (`SAFE_URL`) or the generic BNF (`SAFE`)
                     fragment:bool=True,            # repair 1: `url [ # fragmentid ]`
@@ -236,7 +240,7 @@ def rfc1630_grammar(name:str="rfc1630",
     start = Seq(Opt(Rule('prefixedurl', Lit('url:'))), url, tail, End())
     return URLGrammar(name, start, schemes, prefix='url:', note="RFC 1630, BNF for specific URL schemes")
 
-# %% ../nbs/24_bnf_url.ipynb #41356611
+# %% ../nbs/24_bnf_url.ipynb #a21b8d15
 def _rfc1630_characters(safe):
     "The character productions of RFC 1630's URL BNF, p. 26"
     esc = Escape()
@@ -249,7 +253,7 @@ def _rfc1630_characters(safe):
                 digits=Rule('digits', Rep(digit, 1)),
                 alphanums=Rule('alphanums', Rep(Chars('alphanum', ALPHA+DIGIT), 1)))
 
-# %% ../nbs/24_bnf_url.ipynb #c564bc44
+# %% ../nbs/24_bnf_url.ipynb #e9f34de8
 def _rfc1630_hosts(C):
     "`login`, `hostport`, `host`, `hostname`, `hostnumber`, `port`, `user`, `password` (RFC 1630, p. 25)"
     ialpha, digits, dot = C['ialpha'], C['digits'], Lit('.')
@@ -263,7 +267,7 @@ def _rfc1630_hosts(C):
     login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
-# %% ../nbs/24_bnf_url.ipynb #78ea283b
+# %% ../nbs/24_bnf_url.ipynb #0fb65937
 def _rfc1630_paths(C, void_segments):
     "`path`, `segment`, `search`, `fragmentid` (RFC 1630, pp. 25–26)"
     xpalpha, slash = C['xpalpha'], Lit('/')
@@ -273,7 +277,7 @@ def _rfc1630_paths(C, void_segments):
     search = Rule('search', Seq(C['xalphas'], Rep(Seq(Lit('+'), C['xalphas']))))
     return dict(path=path, segment=segment, search=search, fragmentid=Rule('fragmentid', C['xalphas']))
 
-# %% ../nbs/24_bnf_url.ipynb #5c8d2252
+# %% ../nbs/24_bnf_url.ipynb #1734ec31
 def _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_type):
     "Every production of RFC 1630's URL BNF, by name"
     C = _rfc1630_characters(safe); H = _rfc1630_hosts(C); P = {**C, **H, **_rfc1630_paths(C, void_segments)}
@@ -291,7 +295,7 @@ def _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_ty
     _rfc1630_wais_prospero(P)
     return P
 
-# %% ../nbs/24_bnf_url.ipynb #fa26d4ba
+# %% ../nbs/24_bnf_url.ipynb #f8ff7313
 def _rfc1630_mail_news(P, fragment):
     "`mailtoaddress`, `midaddress`, `cidaddress`, `newsaddress`, `nntpaddress`, with `xalphas @ host` made deterministic"
     xnoat = Chars('xalpha', P['xchars'].replace('@', ''))
@@ -308,7 +312,7 @@ def _rfc1630_mail_news(P, fragment):
     P['newsaddress'] = Rule('newsaddress', Seq(Lit('news:'), groupart))
     P['nntpaddress'] = Rule('nntpaddress', Seq(Lit('nntp:'), group, Lit('/'), P['digits']))
 
-# %% ../nbs/24_bnf_url.ipynb #62e1ae38
+# %% ../nbs/24_bnf_url.ipynb #d9deb169
 def _rfc1630_wais_prospero(P):
     "`waisaddress` (`waisindex | waisdoc`, factored) and `prosperoaddress`"
     path, digits, hostport, xalphas = P['path'], P['digits'], P['hostport'], P['xalphas']
@@ -319,14 +323,14 @@ def _rfc1630_wais_prospero(P):
     version = Seq(Lit('%00'), Rule('version', digits), Opt(Rule('attributes', Rep(P['alphanums'], 1))))
     P['prosperoaddress'] = Rule('prosperoaddress', Seq(Lit('prospero://'), hostport, Lit('/'), Rule('hsoname', path), Opt(version)))
 
-# %% ../nbs/24_bnf_url.ipynb #1cf8ac6f
+# %% ../nbs/24_bnf_url.ipynb #fe87fe77
 RFC1630 = rfc1630_grammar()
 RFC1630_AS_PRINTED = rfc1630_grammar("rfc1630-as-printed", fragment=False, void_segments=False, ftp_type=False,
                                      gopher_void_type=False, file_scheme=False)
 register_grammar('rfc1630', _check(RFC1630))
 register_grammar('rfc1630-as-printed', _check(RFC1630_AS_PRINTED))
 
-# %% ../nbs/24_bnf_url.ipynb #3c3c290e
+# %% ../nbs/24_bnf_url.ipynb #b66d98f9
 def _rfc1738_characters():
     "The character productions of RFC 1738 §5"
     esc = Escape()
@@ -336,7 +340,7 @@ def _rfc1738_characters():
     return dict(escape=esc, U=U, uchars=uchars, xchar=xchar, uchar=Rule('uchar', Alt(Chars('uchar', U), esc)),
                 alpha=Chars('alpha', ALPHA), digits=Rule('digits', Rep(Chars('digit', DIGIT), 1)))
 
-# %% ../nbs/24_bnf_url.ipynb #c67c5f00
+# %% ../nbs/24_bnf_url.ipynb #1c8ec7dc
 def _rfc1738_hosts(C):
     "`login` … `hostnumber` of RFC 1738 §5, with `domainlabel`/`toplabel` made deterministic"
     ad, dot, digits = Chars('alphadigit', ALPHA+DIGIT), Lit('.'), C['digits']
@@ -350,7 +354,7 @@ def _rfc1738_hosts(C):
     login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
-# %% ../nbs/24_bnf_url.ipynb #bf9d807c
+# %% ../nbs/24_bnf_url.ipynb #e5b9b15a
 def _rfc1738_productions():
     "Every scheme production of RFC 1738 §5, by scheme name"
     C = _rfc1738_characters(); P = {**C, **_rfc1738_hosts(C)}
@@ -370,7 +374,7 @@ def _rfc1738_productions():
     _rfc1738_news_wais(C, P, S, search)
     return P, S
 
-# %% ../nbs/24_bnf_url.ipynb #41e07d22
+# %% ../nbs/24_bnf_url.ipynb #c17090fd
 def _rfc1738_news_wais(C, P, S, search):
     "`newsurl`, `nntpurl`, `telneturl`, `waisurl`, `prosperourl` of RFC 1738 §5"
     uchars, sl, hostport = C['uchars'], Lit('/'), P['hostport']
@@ -388,7 +392,7 @@ def _rfc1738_news_wais(C, P, S, search):
     ppath = Rule('ppath', Seq(Rule('psegment', uchars('psegment', '?:@&=')), Rep(Seq(sl, Rule('psegment', uchars('psegment', '?:@&='))))))
     S['prospero'] = Rule('prosperourl', Seq(Lit('prospero://'), hostport, sl, ppath, Rep(fieldspec)))
 
-# %% ../nbs/24_bnf_url.ipynb #ef7d96d3
+# %% ../nbs/24_bnf_url.ipynb #985e1067
 def rfc1738_grammar(name:str="rfc1738",
                     other_excludes_predefined:bool=True,  # `otherurl` only for schemes without a production of their own
                    ) -> URLGrammar:
@@ -407,19 +411,19 @@ def rfc1738_grammar(name:str="rfc1738",
         start = url
     return URLGrammar(name, start, {s: S[s] for s in order}, other=True, note="RFC 1738 §5")
 
-# %% ../nbs/24_bnf_url.ipynb #d4aeeaa1
+# %% ../nbs/24_bnf_url.ipynb #2341979d
 RFC1738 = rfc1738_grammar()
 RFC1738_AS_PRINTED = rfc1738_grammar("rfc1738-as-printed", other_excludes_predefined=False)
 register_grammar('rfc1738', _check(RFC1738))
 register_grammar('rfc1738-as-printed', _check(RFC1738_AS_PRINTED))
 _URL_GRAMMARS = {g.name: g for g in (RFC1630, RFC1630_AS_PRINTED, RFC1738, RFC1738_AS_PRINTED)}
 
-# %% ../nbs/24_bnf_url.ipynb #3e157fd3
+# %% ../nbs/24_bnf_url.ipynb #ee2ea89c
 class Disagreement(NamedTuple):
     "A place where the URL grammars of RFC 1630 and RFC 1738 disagree, with a URL showing it"
     topic: str; rfc1630: str; rfc1738: str; example: str; valid_1630: bool; valid_1738: bool
 
-# %% ../nbs/24_bnf_url.ipynb #810062e1
+# %% ../nbs/24_bnf_url.ipynb #9209ef85
 DISAGREEMENTS = (
     Disagreement('safe', 'safe  $ - _ @ . & + - (p. 26; the generic BNF omits +)', 'safe  "$" "-" "_" "." "+"; @ & reserved',
                  'http://h/a@b&c', True, True),
