@@ -6,14 +6,14 @@
 __all__ = ['PARTIAL_SENTENCES', 'SLASH_READINGS', 'PARTIAL_EXAMPLES', 'PARTIAL_CONTEXTS', 'slash_runs', 'ResolutionStep',
            'resolve', 'resolve_steps', 'relative']
 
-# %% ../nbs/07_partial_form.ipynb #9218709e
+# %% ../nbs/07_partial_form.ipynb #60c31db3
 import re
 from types import MappingProxyType
 from typing import NamedTuple, Optional
 from .errors import URISyntaxError, _need_str
 from .syntax import parse
 
-# %% ../nbs/07_partial_form.ipynb #3b60c151
+# %% ../nbs/07_partial_form.ipynb #5572ff7f
 _RUNS = re.compile('/+')
 
 def slash_runs(uri:str, # an absolute URI or partial form
@@ -23,7 +23,7 @@ def slash_runs(uri:str, # an absolute URI or partial form
     end = len(u.path) if u.scheme is None else len(u.scheme) + 1 + len(u.path)
     return tuple((m.start(), m.end() - m.start()) for m in _RUNS.finditer(uri, 0, end))
 
-# %% ../nbs/07_partial_form.ipynb #0e044bf8
+# %% ../nbs/07_partial_form.ipynb #839ef019
 class ResolutionStep(NamedTuple):
     "One step of resolving a partial form: the rule applied, the RFC sentence, and the text after it"
     rule: str                      # short name of the rule: "context", "absolute", "whole-object", "slash", "last-part", "dots", "search-fragment"
@@ -32,7 +32,7 @@ class ResolutionStep(NamedTuple):
     detail: str                    # what the step did here, in words
     span: Optional[tuple] = None   # `(offset, length)` in the context of the slash run the step used, if any
 
-# %% ../nbs/07_partial_form.ipynb #23f4f006
+# %% ../nbs/07_partial_form.ipynb #ed26305d
 _DRAFT = "draft-www-uri-00 (March 1994): "
 PARTIAL_SENTENCES = MappingProxyType({
     'context': "In the World-Wide Web applications, the context URI is that of the document or object containing a reference.",
@@ -52,7 +52,7 @@ PARTIAL_SENTENCES = MappingProxyType({
 })
 SLASH_READINGS = ('examples', 'literal')
 
-# %% ../nbs/07_partial_form.ipynb #51a4fdcd
+# %% ../nbs/07_partial_form.ipynb #91bc85da
 _SINGLE = re.compile('(?<!/)/(?!/)')   # a run of exactly one slash (the lookbehind fails first inside runs: linear)
 
 def _slash_cut(base, start, n, reading):
@@ -68,10 +68,10 @@ def _slash_cut(base, start, n, reading):
         if l == n: cut = s
     return cut
 
-# %% ../nbs/07_partial_form.ipynb #af4cdd92
+# %% ../nbs/07_partial_form.ipynb #f5fc3e60
 def _remove_dots(text, start, counts=None):
     "`text` with `xxx/../` and `/.` removed from the path after its root (`start` is where the path begins)"
-    if text.find('.', start) < 0: return text
+    if text.find('/.', start) < 0: return text       # every dot element after the root follows a slash
     m = _SINGLE.search(text, start)
     if m is None: return text                        # no single slash: all root
     b = m.start()
@@ -87,7 +87,7 @@ def _remove_dots(text, start, counts=None):
         else: out.append(e)
     return text[:b+1] + '/'.join(out) if out else text[:b]
 
-# %% ../nbs/07_partial_form.ipynb #87ae761f
+# %% ../nbs/07_partial_form.ipynb #8badcde9
 def _resolve(context, partial, reading, trace=None):
     "The one implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
     if type(context) is not str: _need_str(context, 'context')
@@ -111,7 +111,7 @@ def _resolve(context, partial, reading, trace=None):
     else: merged = _last_part(base, start, path, trace)
     return _finish(merged, start, tail, trace)
 
-# %% ../nbs/07_partial_form.ipynb #015b86d9
+# %% ../nbs/07_partial_form.ipynb #be287639
 def _absolute(context, partial, scheme, trace):
     if trace is not None:
         c = parse(context)
@@ -136,7 +136,7 @@ def _whole_object(whole, tail, trace):
                           f"the partial is only a fragment-id: {tail} of the context object"))
     return result
 
-# %% ../nbs/07_partial_form.ipynb #5737b97b
+# %% ../nbs/07_partial_form.ipynb #b7aa48bf
 def _slash_rule(base, start, path, reading, trace):
     n = len(path) - len(path.lstrip('/'))
     cut = _slash_cut(base, start, n, reading)
@@ -159,7 +159,7 @@ def _last_part(base, start, path, trace):
                           None if r < start else (r, 1)))
     return kept + path
 
-# %% ../nbs/07_partial_form.ipynb #0121bd35
+# %% ../nbs/07_partial_form.ipynb #71cf7c91
 def _finish(merged, start, tail, trace):
     if trace is None: return _remove_dots(merged, start) + tail
     counts = [0, 0]
@@ -172,7 +172,7 @@ def _finish(merged, start, tail, trace):
     if tail: trace.append(ResolutionStep('search-fragment', PARTIAL_SENTENCES['search-fragment'], out + tail, f"appended the partial's {tail!r} as given"))
     return out + tail
 
-# %% ../nbs/07_partial_form.ipynb #141103e3
+# %% ../nbs/07_partial_form.ipynb #7283697d
 def resolve(context:str,             # the absolute URI of the object that contains the reference
             partial:str,             # the partial (or absolute) URI found in it
             reading:str="examples",  # the slash rule: "examples" (the RFC's table, the draft's words) or "literal" (the RFC's sentence)
@@ -189,19 +189,12 @@ def resolve_steps(context:str,             # the absolute URI of the object that
     _resolve(context, partial, reading, trace)
     return tuple(trace)
 
-# %% ../nbs/07_partial_form.ipynb #fc45f8ff
+# %% ../nbs/07_partial_form.ipynb #7ae92c0d
 PARTIAL_EXAMPLES = (("g", "magic://a/b/c//d/e/g"), ("/g", "magic://a/g"), ("//g", "magic://g"),
                     ("../g", "magic://a/b/c//d/g"), ("g:h", "g:h"))
 PARTIAL_CONTEXTS = ("magic://a/b/c//d/e/f", "magic://a/b/c//d/e/")
 
-# %% ../nbs/07_partial_form.ipynb #68734d58
-def _context_object(context, target):
-    "`''` or `'#frag'` if `target` is the context object (the shortest form there is), else `None`"
-    h = target.find('#'); hc = context.find('#')
-    if (target if h < 0 else target[:h]) == (context if hc < 0 else context[:hc]):
-        return '' if h < 0 else target[h:]
-    return None
-
+# %% ../nbs/07_partial_form.ipynb #d93f1e68
 def _last_part_ok(x, tail):
     "`True` if `x + tail` is read by the last-part rule with path `x` (not empty, a fragment, a slash form or absolute)"
     if not x: return tail[:1] == '?'
@@ -209,69 +202,101 @@ def _last_part_ok(x, tail):
     k = x.find(':')
     return k < 0 or x.find('/', 0, k) >= 0
 
-# %% ../nbs/07_partial_form.ipynb #049e4628
+# %% ../nbs/07_partial_form.ipynb #281f9dd7
 def _climbs(base, start, tbase):
-    "The context's directory `d`, and paths `x` that may give `tbase` after `d` by the last-part rule"
+    "The context's directory `d`, and `(x, m)`: paths `x` that may give `tbase` after `d` by the last-part rule, removing `m` elements"
     r = base.rfind('/')
-    if r < start: return base[:start], [tbase[start:], './' + tbase[start:]]   # no slash: the whole path is the last part
+    if r < start: return base[:start], [(tbase[start:], None), ('./' + tbase[start:], 0)]   # no slash: the whole path is the last part
     d = base[:r+1]
     pos, i = [start - 1], base.find('/', start)
     while 0 <= i <= r: pos.append(i); i = base.find('/', i + 1)
     lo, hi = 0, len(pos) - 1                       # binary search: the longest directory prefix `tbase` shares
+    if tbase.startswith(d): lo = hi                # (the same directory: no search)
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if tbase.startswith(d[:pos[mid] + 1]): lo = mid
         else: hi = mid - 1
     q, m = pos[lo], len(pos) - 1 - lo
     rest = tbase[q+1:]
-    out = ['../' * m + rest] if m else [rest, './' + rest]
+    out = [('../' * m + rest, m)] if m else [(rest, None), ('./' + rest, 0)]   # None: `d + x` is `tbase` itself
     tl = len(tbase)                                # `tbase` is a directory of the context, written without its slash
     if tl >= start and len(d) > tl and d[tl] == "/" and d.startswith(tbase):
         k = d.count('/', tl + 1)
-        out.append('.' if k == 0 else '../' * (k - 1) + '..')
+        out.append(('.' if k == 0 else '../' * (k - 1) + '..', k))
     return d, out
 
-# %% ../nbs/07_partial_form.ipynb #1c51e9c3
-def _slash_forms(base, start, tbase):
-    "Offsets `s` of slash runs of `tbase` where `tbase[s:]` could follow the same text of the context (checked by the caller)"
-    return [m.start() for m in _RUNS.finditer(tbase, start) if base.startswith(tbase[:m.start()])]
-
-def _slash_ok(base, start, tbase, s, reading, cuts):
-    n = len(tbase) - s - len(tbase[s:].lstrip('/'))
-    if n not in cuts:
-        cut = _slash_cut(base, start, n, reading)
-        cuts[n] = start if cut is None else cut
-    return cuts[n] == s
-
-# %% ../nbs/07_partial_form.ipynb #64552e87
+# %% ../nbs/07_partial_form.ipynb #c72d9a56
 def relative(context:str,             # the absolute URI of the object that will contain the reference
              target:str,              # the absolute URI to refer to
              reading:str="examples",  # the slash rule `resolve` will use
             ) -> str:
     "The shortest partial form found that `resolve(context, ...)` turns into `target` (`target` itself if none)"
-    _need_str(context, 'context'); _need_str(target, 'target')
+    kc, ec, hc = _split(context, 'context'); kt, et, ht = _split(target, 'target')
     if reading != 'examples' and reading != 'literal': raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
-    c, t = parse(context), parse(target)
-    if c.scheme is None: raise URISyntaxError("the context of a partial form must be an absolute URI", context, 0, 'partial form: context')
-    if t.scheme is None: raise URISyntaxError("the target must be an absolute URI", target, 0, 'partial form: target')
-    if t.scheme != c.scheme: return target
-    if (o := _context_object(context, target)) is not None: return o
-    start = len(c.scheme) + 1
-    base, tbase = context[:start + len(c.path)], target[:start + len(t.path)]
-    tail, best = target[len(tbase):], target
+    if kt != kc or target[:kt] != context[:kc]: return target                  # different schemes
+    if (target if ht < 0 else target[:ht]) == (context if hc < 0 else context[:hc]):
+        return '' if ht < 0 else target[ht:]                                    # the context object: nothing is shorter
+    start, base, tbase, tail = kc + 1, context[:ec], target[:et], target[et:]
+    r = base.rfind('/')
+    if r >= start and tbase.find('/.', start) < 0 and tbase.startswith(base[:r+1]) and _last_part_ok(tbase[r+1:], tail):
+        return target[r+1:]                       # in the context's directory or below: nothing is shorter
+    best, cuts = _best_climb(base, start, tbase, tail, target), {}
+    if len(best) > 1 + len(tail) and _remove_dots(tbase, start) == tbase:   # a slash form resolves to `tbase` itself
+        for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):   # only runs that give a shorter form
+            s = m.start()
+            if tbase[s-1] != '/' and base.startswith(tbase[:s]) and _cut(base, start, m.end() - s, reading, cuts) == s:
+                best = target[s:]                 # later runs give shorter forms
+    if len(best) > 2 + len(tail):
+        f = _SINGLE.search(base, start)          # with no "//" after the first single slash, no slash form can climb
+        if f is None or base.find('//', f.start()) >= 0 or tbase == base[:f.start()]:
+            best = _best_slash_climb(base, start, tbase, tail, reading, cuts, best)
+    return best
+
+# %% ../nbs/07_partial_form.ipynb #9aa1cb92
+def _split(text, name):
+    "`(colon, end of path, hash)` offsets of an absolute URI (`parse`'s split, inlined for speed)"
+    if type(text) is not str: _need_str(text, name)
+    h = text.find('#'); q = text.find('?', 0, len(text) if h < 0 else h)
+    end = q if q >= 0 else h if h >= 0 else len(text)
+    k = text.find(':', 0, end)
+    if k < 0 or text.find('/', 0, k) >= 0:
+        raise URISyntaxError(f"the {name} must be an absolute URI (a colon before any slash)", text, 0, f'partial form: {name}')
+    return k, end, h
+
+def _cut(base, start, n, reading, cuts):
+    "Where the slash rule cuts `base` for a partial starting with `n` slashes (memoised in `cuts`)"
+    if n not in cuts:
+        cut = _slash_cut(base, start, n, reading)
+        cuts[n] = start if cut is None else cut
+    return cuts[n]
+
+# %% ../nbs/07_partial_form.ipynb #db2df877
+def _best_climb(base, start, tbase, tail, best):
+    "The shortest last-part form (checked) if shorter than `best`, else `best`"
     d, xs = _climbs(base, start, tbase)
-    if (nd := _remove_dots(d, start)) != d: xs += _climbs(nd + 'x', start, tbase)[1]   # the context's own dots are removed too
-    for x in xs:
-        if len(x) + len(tail) < len(best) and _last_part_ok(x, tail) and _remove_dots(d + x, start) == tbase: best = x + tail
-    if _remove_dots(tbase, start) == tbase:        # a slash form is resolved to `tbase` itself, dots and all
-        cuts = {}
-        for s in _slash_forms(base, start, tbase):
-            if len(target) - s < len(best) and _slash_ok(base, start, tbase, s, reading, cuts): best = target[s:]
-    if len(best) > 2 + len(tail):                  # slash forms that climb: "/../g", "/."
-        for n in {1} | {n for _, n in slash_runs(base)}:
-            cut = _slash_cut(base, start, n, reading)
-            kept = base[:start if cut is None else cut]
-            for y in _climbs(kept + '/' * n + 'x', start, tbase)[1]:
-                x = '/' * n + y
-                if len(x) + len(tail) < len(best) and y[:1] != '/' and _remove_dots(kept + x, start) == tbase: best = x + tail
+    if d.find('/.', start) < 0 and tbase.find('/.', start) < 0:     # no dot elements but the climb's own: count
+        f = _SINGLE.search(d, start)                                 # the root, and the elements after it a ".." may remove
+        room = -1 if f is None else d.count('/', f.start() + 1)
+        for x, m in xs:
+            if len(x) + len(tail) <= len(best) and (m is None or m <= room) and _last_part_ok(x, tail): best = x + tail
+        return best
+    if (nd := _remove_dots(d, start)) != d: xs += _climbs(nd + 'x', start, tbase)[1]   # the context's own dots go too
+    for x, _ in xs:
+        if len(x) + len(tail) <= len(best) and _last_part_ok(x, tail) and _remove_dots(d + x, start) == tbase: best = x + tail
+    return best
+
+def _best_slash_climb(base, start, tbase, tail, reading, cuts, best):
+    "Slash forms that climb (`/../g`, `/.`), where the slash rule keeps more than `tbase` shares"
+    for n in {1} | {m.end() - m.start() for m in _RUNS.finditer(base, start)}:
+        if n + 1 + len(tail) >= len(best): continue
+        kept = base[:_cut(base, start, n, reading, cuts)]
+        if tbase == kept: ys = ['.']                                      # "/." names the kept text itself
+        elif _SINGLE.search(kept, start) is None: continue                # nothing in `kept` a ".." could remove
+        else:
+            e = len(kept) + n
+            if tbase.startswith(kept + '/' * n) and tbase[e:e+1] != '/': continue   # the plain slash form is shorter
+            ys = [y for y, _ in _climbs(kept + '/' * n + 'x', start, tbase)[1]]
+        for y in ys:
+            x = '/' * n + y
+            if len(x) + len(tail) < len(best) and y[:1] != '/' and _remove_dots(kept + x, start) == tbase: best = x + tail
     return best
