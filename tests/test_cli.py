@@ -21,7 +21,8 @@ def test_demo():
 
 
 @pytest.mark.parametrize("args", [(), ("frobnicate",), ("check",), ("compare", "a:b"), ("canon", "--level", "nonesuch", "a:b"),
-                                  ("check", "--grammar", "nonesuch", "a:b"), ("extract", "/nonexistent/file")])
+                                  ("check", "--grammar", "nonesuch", "a:b"), ("extract", "/nonexistent/file"),
+                                  ("canon", "--encoding", "nonesuch", "a:b"), ("resolve", "--reading", "nonesuch", "a:b", "c")])
 def test_bad_usage_exits_2_with_usage(args):
     r = cli(*args)
     assert r.returncode == 2, (args, r)

@@ -201,6 +201,13 @@ def demo(out=None):
         p(f"  {lvl:>12}: {to_level('http://h/Zürich caf%E9?a+b%2Bc', lvl)}")
 
 # %% ../nbs/30_cli.ipynb #007c14f6
+def _encoding(name:str) -> str:
+    "`name` if Python knows the encoding, else an argparse error (exit 2)"
+    import codecs
+    try: codecs.lookup(name)
+    except LookupError: raise argparse.ArgumentTypeError(f"unknown encoding {name!r}")
+    return name
+
 def _parser() -> argparse.ArgumentParser:
     "The argument parser of `uri1630`"
     ap = argparse.ArgumentParser(prog='uri1630', description="RFC 1630 URIs from the shell. Where a command takes URIs, '-' reads them from stdin, one per line.")
@@ -213,7 +220,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument('uri', nargs='+')
     s = sub.add_parser('canon', help="the canonical form (or another encoding level) of each URI")
     s.add_argument('--level', choices=list(LEVELS), help="an encoding level (default: canonical)")
-    s.add_argument('--encoding', default='latin-1', help="how characters become octets (RFC 1630: latin-1)")
+    s.add_argument('--encoding', default='latin-1', type=_encoding, help="how characters become octets (RFC 1630: latin-1)")
     s.add_argument('uri', nargs='+')
     s = sub.add_parser('compare', help="exit 0 if A and B are equivalent, else 1, with the reasons")
     s.add_argument('a', metavar='A'); s.add_argument('b', metavar='B')
@@ -256,7 +263,7 @@ def main(argv=None, stdin=None, stdout=None, stderr=None) -> int:
         if a.cmd == 'demo': demo(out); return 0
         return _COMMANDS[a.cmd](a, inp, out, err)
     except _Usage as e: print(f"uri1630 {a.cmd}: error: {e}", file=err); return 2
-    except URIError as e: print(f"uri1630: {e}", file=err); return 1
+    except ValueError as e: print(f"uri1630: {e}", file=err); return 1   # URIError, and any other bad-value report
     except BrokenPipeError: return 0
     finally: _release(inp, stdin, out, stdout)
 
