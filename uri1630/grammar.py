@@ -11,7 +11,6 @@ __all__ = ['ALPHA', 'DIGIT', 'SAFE', 'EXTRA', 'RESERVED', 'HEX', 'NATIONAL', 'PU
 
 # %% ../nbs/23_bnf_generic.ipynb #8611c1bd
 import re, sys
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Callable
 from .errors import URIError, URISyntaxError, _need_str
@@ -64,6 +63,10 @@ def _some(chars:str, esc:str=None) -> str:
     "`(?:[chars]|esc)+`: one unit, then `_many`"
     return f"(?:{_cls(chars)}|{esc}){_many(chars, esc)}" if esc else f"{_cls(chars)}+"
 
+def _offender(allowed:frozenset, future:bool=False) -> re.Pattern:
+    "For the scanner: finds the first character outside `allowed` that does not start an escape, or a malformed `%`"
+    return re.compile(f"[^{_cls(allowed)[1:-1]}%]" + ("" if future else f"|%(?!{_cls(HEX)}{{2}})"))
+
 ESCAPE_RE = f"%{_cls(HEX)}{{2}}"                                   # escape   % hex hex
 XALPHA_RE = f"(?:{_cls(ALPHA+DIGIT+SAFE+EXTRA)}|{ESCAPE_RE})"      # xalpha   alpha | digit | safe | extra | escape
 XPALPHA_RE = f"(?:{_cls(ALPHA+DIGIT+SAFE+EXTRA+'+')}|{ESCAPE_RE})" # xpalpha  xalpha | +
@@ -86,6 +89,8 @@ class GenericGrammar:
         self.pchars = frozenset(ALPHA+DIGIT+SAFE+EXTRA+'+' + (':' if colon_in_path else ''))
         self.xchars = frozenset(ALPHA+DIGIT+SAFE+EXTRA)
         self.path_chars, self.search_chars = self.pchars | {'/'}, self.xchars | {'+'}   # what a path, a search may hold
+        self.x_offender, self.path_offender, self.search_offender = (   # for the scanner: see `_offender`
+            _offender(c, future_escapes) for c in (self.xchars, self.path_chars, self.search_chars))
         # a future-extension `%` may be followed by anything; `% hex hex` is then `%` and two alphanumerics: `%` joins the class
         pc, xc, esc = ''.join(self.pchars), ''.join(self.xchars), ESCAPE_RE
         if future_escapes: pc, xc, esc = pc + '%', xc + '%', None
@@ -125,14 +130,9 @@ def _check_escape(text, i, n, future=False):
         _fail(text, i, 'escape', "'%' must be followed by two hexadecimal digits (Example 3)")
     return 3
 
-@lru_cache(maxsize=None)
-def _offender(allowed:frozenset, future:bool=False):
-    "A regex finding the first character outside `allowed` that is not the `%` of an escape, or a malformed escape"
-    return re.compile(f"[^{_cls(allowed)[1:-1]}%]" + ("" if future else f"|%(?!{_cls(HEX)}{{2}})"))
-
-def _first_offender(text, i, end, allowed, future=False) -> int:
-    "Index of the first character of `text[i:end]` outside `allowed` and escapes (or of a malformed `%`), or -1"
-    m = _offender(allowed, future).search(text, i, end)   # `end` bounds the look-ahead too: `%4` before `?` is malformed
+def _first_offender(text, i, end, offender) -> int:
+    "Index of the first character of `text[i:end]` that `offender` (see `_offender`) finds, or -1"
+    m = offender.search(text, i, end)   # `end` bounds the look-ahead too: `%4` before `?` is malformed
     return -1 if m is None else m.start()
 
 def _offend(text, j, rule, where="here"):
@@ -140,9 +140,9 @@ def _offend(text, j, rule, where="here"):
     if text[j] == '%': _fail(text, j, 'escape', "'%' must be followed by two hexadecimal digits (Example 3)")
     _fail(text, j, rule, f"{describe_char(text[j])} is not allowed {where}")
 
-def _scan_chars(text, i, end, allowed, rule, future=False, where="here"):
-    "Scan `text[i:end]` for characters in `allowed` or escapes; return `end` or raise at the first offender"
-    j = _first_offender(text, i, end, allowed, future)
+def _scan_chars(text, i, end, offender, rule, where="here"):
+    "Scan `text[i:end]` for characters allowed or escapes; return `end` or raise at the first `offender`"
+    j = _first_offender(text, i, end, offender)
     if j >= 0: _offend(text, j, rule, where)
     return end
 
@@ -157,7 +157,7 @@ def _diagnose(g:GenericGrammar, text:str, partial:bool):
     if c >= 0 and text.find('/', 0, c) < 0:                      # scheme :
         if c == 0: _fail(text, 0, 'scheme', "the scheme name is void: a scheme must start with a letter")
         if text[0] not in ALPHA: _fail(text, 0, 'ialpha', f"{describe_char(text[0])} cannot start a scheme name: it must be a letter")
-        _scan_chars(text, 1, c, g.xchars, 'xalpha', g.future_escapes)
+        _scan_chars(text, 1, c, g.x_offender, 'xalpha')
         i = c + 1
     elif not partial:
         if n == 0: _fail(text, 0, 'uri', "a URI cannot be void: it must start with a scheme name and ':'")
@@ -167,7 +167,7 @@ def _diagnose(g:GenericGrammar, text:str, partial:bool):
         _fail(text, j, 'scheme', what)
     # path: with long and void segments it is a flat run of xpalphas and `/`, scanned in one jump
     if g.long_segments and g.void_segments and g.colon_in_path:
-        i = _scan_chars(text, i, pend, g.path_chars, 'xpalpha', g.future_escapes, "in a path")
+        i = _scan_chars(text, i, pend, g.path_offender, 'xpalpha', "in a path")
     seg = 0
     while i < pend:
         ch = text[i]
@@ -184,14 +184,14 @@ def _diagnose(g:GenericGrammar, text:str, partial:bool):
     # search
     if q >= 0:   # a bad character before the first void word ('+' at the start or after '+'), that word, a void end
         plus = q + 1 if text.startswith('+', q + 1) else text.find('++', q + 1, uend) + 1 or uend
-        j = _first_offender(text, q + 1, plus, g.search_chars, g.future_escapes)
+        j = _first_offender(text, q + 1, plus, g.search_offender)
         if j >= 0: _offend(text, j, 'xalpha', "in a search")
         if plus < uend: _fail(text, plus, 'search', "a void word in a search: '+' must follow xalphas")
         if q + 1 == uend or text[uend - 1] == '+': _fail(text, uend, 'search', "a search cannot be void or end with '+': 'search  xalphas [ + search ]'")
     # fragment
     if h >= 0:
         if h + 1 == n and not g.void_fragment: _fail(text, n, 'fragmentid', "a void fragment-id after '#' is not derivable from 'fragmentid  xalphas'")
-        _scan_chars(text, h+1, n, g.xchars, 'xalpha', g.future_escapes)
+        _scan_chars(text, h+1, n, g.x_offender, 'xalpha')
     raise AssertionError(f"internal: recogniser and scanner disagree on {text!r}")  # never reached when they agree
 
 # %% ../nbs/23_bnf_generic.ipynb #6f63012a
@@ -223,8 +223,9 @@ def validate(text:str,               # the URI (or, with `partial`, the partial 
             ) -> None:
     "Raise `URISyntaxError` (with `.position` and `.rule`) unless `text` is derivable from `grammar`"
     if type(text) is not str: _need_str(text)
-    if grammar == "generic" and not partial and GRAMMARS["generic"] is _GENERIC[0] and _GENERIC[1](text) is not None:
-        return                                   # the common case, answered by the recogniser alone
+    if grammar == "generic" and not partial and GRAMMARS["generic"] is _GENERIC[0]:   # the common case, first
+        if _GENERIC[1](text) is None: _diagnose(GENERIC, text, False)
+        return
     try: check = GRAMMARS[grammar]
     except KeyError: raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}") from None
     check(text, partial)
