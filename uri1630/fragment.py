@@ -5,11 +5,12 @@
 # %% auto #0
 __all__ = ['split_fragment', 'with_fragment']
 
-# %% ../nbs/08_fragment_id.ipynb #09307b16
+# %% ../nbs/08_fragment_id.ipynb #a3de6a32
 from typing import Optional, Tuple
 from .errors import _need_str
 
-# %% ../nbs/08_fragment_id.ipynb #ef83227f
+# %% ../nbs/08_fragment_id.ipynb #03a1b71b
+# RFC 1630 p. 12: "The fragment-id follows the URL of the whole object from which it is separated by a hash sign (#)."
 def split_fragment(text:str, # an absolute URI or partial form, with or without a fragment-id
                   ) -> Tuple[str, Optional[str]]:
     "`(uri, fragment)`: the URL of the whole object and the fragment-id after the first `#` (`None` without a hash sign)"

@@ -6,14 +6,15 @@
 __all__ = ['PARTIAL_SENTENCES', 'SLASH_READINGS', 'PARTIAL_EXAMPLES', 'PARTIAL_CONTEXTS', 'slash_runs', 'ResolutionStep',
            'resolve', 'resolve_steps', 'relative']
 
-# %% ../nbs/07_partial_form.ipynb #60c31db3
+# %% ../nbs/07_partial_form.ipynb #a5f7134b
 import re
 from types import MappingProxyType
 from typing import NamedTuple, Optional
 from .errors import URISyntaxError, _need_str
 from .syntax import parse
 
-# %% ../nbs/07_partial_form.ipynb #5572ff7f
+# %% ../nbs/07_partial_form.ipynb #00b37900
+# RFC 1630 p. 10: "certain characters ("/") ... have a significance reserved for representing a hierarchical space"
 _RUNS = re.compile('/+')
 
 def slash_runs(uri:str, # an absolute URI or partial form
@@ -23,7 +24,8 @@ def slash_runs(uri:str, # an absolute URI or partial form
     end = len(u.path) if u.scheme is None else len(u.scheme) + 1 + len(u.path)
     return tuple((m.start(), m.end() - m.start()) for m in _RUNS.finditer(uri, 0, end))
 
-# %% ../nbs/07_partial_form.ipynb #839ef019
+# %% ../nbs/07_partial_form.ipynb #a52f4a7d
+# RFC 1630 p. 10: one rule of "The rules for the use of a partial name relative to the URI of the context"
 class ResolutionStep(NamedTuple):
     "One step of resolving a partial form: the rule applied, the RFC sentence, and the text after it"
     rule: str                      # short name of the rule: "context", "absolute", "whole-object", "slash", "last-part", "dots", "search-fragment"
@@ -32,7 +34,8 @@ class ResolutionStep(NamedTuple):
     detail: str                    # what the step did here, in words
     span: Optional[tuple] = None   # `(offset, length)` in the context of the slash run the step used, if any
 
-# %% ../nbs/07_partial_form.ipynb #ed26305d
+# %% ../nbs/07_partial_form.ipynb #137e7858
+# RFC 1630 pp. 10-12 and draft-www-uri-00 lines 485-489: the sentences each step applies
 _DRAFT = "draft-www-uri-00 (March 1994): "
 PARTIAL_SENTENCES = MappingProxyType({
     'context': "In the World-Wide Web applications, the context URI is that of the document or object containing a reference.",
@@ -52,7 +55,8 @@ PARTIAL_SENTENCES = MappingProxyType({
 })
 SLASH_READINGS = ('examples', 'literal')
 
-# %% ../nbs/07_partial_form.ipynb #91bc85da
+# %% ../nbs/07_partial_form.ipynb #c4e71b01
+# RFC 1630 p. 10: "the first occurrence of exactly the same number of consecutive slashes [which has no greater number ... to the right of it]"
 _SINGLE = re.compile('(?<!/)/(?!/)')   # a run of exactly one slash (the lookbehind fails first inside runs: linear)
 
 def _slash_cut(base, start, n, reading):
@@ -68,7 +72,8 @@ def _slash_cut(base, start, n, reading):
         if l == n: cut = s
     return cut
 
-# %% ../nbs/07_partial_form.ipynb #f5fc3e60
+# %% ../nbs/07_partial_form.ipynb #8d4f8587
+# RFC 1630 p. 10: "all occurrences of "xxx/../" or "/." are recursively removed, where xxx, ".." and "." are complete path elements"
 def _remove_dots(text, start, counts=None):
     "`text` with `xxx/../` and `/.` removed from the path after its root (`start` is where the path begins)"
     if text.find('/.', start) < 0: return text       # every dot element after the root follows a slash
@@ -87,7 +92,8 @@ def _remove_dots(text, start, counts=None):
         else: out.append(e)
     return text[:b+1] + '/'.join(out) if out else text[:b]
 
-# %% ../nbs/07_partial_form.ipynb #8badcde9
+# %% ../nbs/07_partial_form.ipynb #15e07793
+# RFC 1630 p. 10: scheme rule, then the slash rule or the last-part rule, then the dot removal
 def _resolve(context, partial, reading, trace=None):
     "The one implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
     if type(context) is not str: _need_str(context, 'context')
@@ -111,7 +117,8 @@ def _resolve(context, partial, reading, trace=None):
     else: merged = _last_part(base, start, path, trace)
     return _finish(merged, start, tail, trace)
 
-# %% ../nbs/07_partial_form.ipynb #be287639
+# %% ../nbs/07_partial_form.ipynb #80ea6e24
+# RFC 1630 p. 10: "If the scheme parts are different, the whole absolute URI must be given."
 def _absolute(context, partial, scheme, trace):
     if trace is not None:
         c = parse(context)
@@ -136,7 +143,8 @@ def _whole_object(whole, tail, trace):
                           f"the partial is only a fragment-id: {tail} of the context object"))
     return result
 
-# %% ../nbs/07_partial_form.ipynb #b7aa48bf
+# %% ../nbs/07_partial_form.ipynb #d6c8b94f
+# RFC 1630 p. 10: the slash rule; and the last-part rule
 def _slash_rule(base, start, path, reading, trace):
     n = len(path) - len(path.lstrip('/'))
     cut = _slash_cut(base, start, n, reading)
@@ -159,7 +167,8 @@ def _last_part(base, start, path, trace):
                           None if r < start else (r, 1)))
     return kept + path
 
-# %% ../nbs/07_partial_form.ipynb #71cf7c91
+# %% ../nbs/07_partial_form.ipynb #98a664ff
+# RFC 1630 p. 10: "Within the result, ..."; the partial's search and fragment-id appended as given
 def _finish(merged, start, tail, trace):
     if trace is None: return _remove_dots(merged, start) + tail
     counts = [0, 0]
@@ -172,7 +181,8 @@ def _finish(merged, start, tail, trace):
     if tail: trace.append(ResolutionStep('search-fragment', PARTIAL_SENTENCES['search-fragment'], out + tail, f"appended the partial's {tail!r} as given"))
     return out + tail
 
-# %% ../nbs/07_partial_form.ipynb #7283697d
+# %% ../nbs/07_partial_form.ipynb #0df49447
+# RFC 1630 p. 10: resolve a partial form in the context of an absolute URI
 def resolve(context:str,             # the absolute URI of the object that contains the reference
             partial:str,             # the partial (or absolute) URI found in it
             reading:str="examples",  # the slash rule: "examples" (the RFC's table, the draft's words) or "literal" (the RFC's sentence)
@@ -189,12 +199,14 @@ def resolve_steps(context:str,             # the absolute URI of the object that
     _resolve(context, partial, reading, trace)
     return tuple(trace)
 
-# %% ../nbs/07_partial_form.ipynb #7ae92c0d
+# %% ../nbs/07_partial_form.ipynb #8be136ec
+# RFC 1630 p. 11: "Examples", the two contexts and five partial forms
 PARTIAL_EXAMPLES = (("g", "magic://a/b/c//d/e/g"), ("/g", "magic://a/g"), ("//g", "magic://g"),
                     ("../g", "magic://a/b/c//d/g"), ("g:h", "g:h"))
 PARTIAL_CONTEXTS = ("magic://a/b/c//d/e/f", "magic://a/b/c//d/e/")
 
-# %% ../nbs/07_partial_form.ipynb #d93f1e68
+# %% ../nbs/07_partial_form.ipynb #10f78c5c
+# RFC 1630 p. 10: "A partial form can be distinguished from an absolute form in that the latter must have a colon"
 def _last_part_ok(x, tail):
     "`True` if `x + tail` is read by the last-part rule with path `x` (not empty, a fragment, a slash form or absolute)"
     if not x: return tail[:1] == '?'
@@ -202,7 +214,8 @@ def _last_part_ok(x, tail):
     k = x.find(':')
     return k < 0 or x.find('/', 0, k) >= 0
 
-# %% ../nbs/07_partial_form.ipynb #281f9dd7
+# %% ../nbs/07_partial_form.ipynb #d82fab77
+# RFC 1630 p. 10, inverted: which `../` climbs the last-part rule turns into the target
 def _climbs(base, start, tbase):
     "The context's directory `d`, and `(x, m)`: paths `x` that may give `tbase` after `d` by the last-part rule, removing `m` elements"
     r = base.rfind('/')
@@ -225,7 +238,8 @@ def _climbs(base, start, tbase):
         out.append(('.' if k == 0 else '../' * (k - 1) + '..', k))
     return d, out
 
-# %% ../nbs/07_partial_form.ipynb #c72d9a56
+# %% ../nbs/07_partial_form.ipynb #6e71899d
+# RFC 1630 p. 10: "partial URIs can be generated in virtual objects"
 def relative(context:str,             # the absolute URI of the object that will contain the reference
              target:str,              # the absolute URI to refer to
              reading:str="examples",  # the slash rule `resolve` will use
@@ -252,7 +266,8 @@ def relative(context:str,             # the absolute URI of the object that will
             best = _best_slash_climb(base, start, tbase, tail, reading, cuts, best)
     return best
 
-# %% ../nbs/07_partial_form.ipynb #9aa1cb92
+# %% ../nbs/07_partial_form.ipynb #9a94397d
+# RFC 1630 p. 10: an absolute form has "a colon and that colon must occur before any slash characters"
 def _split(text, name):
     "`(colon, end of path, hash)` offsets of an absolute URI (`parse`'s split, inlined for speed)"
     if type(text) is not str: _need_str(text, name)
@@ -270,7 +285,8 @@ def _cut(base, start, n, reading, cuts):
         cuts[n] = start if cut is None else cut
     return cuts[n]
 
-# %% ../nbs/07_partial_form.ipynb #db2df877
+# %% ../nbs/07_partial_form.ipynb #b6c738f0
+# RFC 1630 p. 10, inverted: the shortest last-part form, and slash forms that climb
 def _best_climb(base, start, tbase, tail, best):
     "The shortest last-part form (checked) if shorter than `best`, else `best`"
     d, xs = _climbs(base, start, tbase)

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['RESOLUTION_PRESETS', 'rfc3986_join', 'resolution_html', 'ResolutionExplorer']
 
-# %% ../../nbs/07a_resolution_explorer.ipynb #134bc42f
+# %% ../../nbs/07a_resolution_explorer.ipynb #57257249
 import html
 from urllib.parse import urljoin, uses_relative, uses_netloc
 import ipywidgets as W
@@ -13,7 +13,8 @@ from ..errors import URIError
 from ..syntax import parse
 from ..partial import resolve_steps, slash_runs, PARTIAL_EXAMPLES, PARTIAL_CONTEXTS
 
-# %% ../../nbs/07a_resolution_explorer.ipynb #459be220
+# %% ../../nbs/07a_resolution_explorer.ipynb #53eae33c
+# Then and now: RFC 3986 as Python's urllib.parse.urljoin answers it
 def rfc3986_join(context:str, # the absolute context URI
                  partial:str, # the partial form
                 ) -> str:
@@ -24,7 +25,8 @@ def rfc3986_join(context:str, # the absolute context URI
     out = urljoin('http:' + context[len(s)+1:], ('http:' + partial[len(s)+1:]) if p == s else partial)
     return s + out[4:] if out.startswith('http:') else out
 
-# %% ../../nbs/07a_resolution_explorer.ipynb #80c1cf24
+# %% ../../nbs/07a_resolution_explorer.ipynb #75c5d020
+# RFC 1630 p. 10: the slash runs of the context, and the run the slash rule used
 _RUN_STYLE = "background:#e3f2fd;color:#0d47a1;"
 _USED_STYLE = "background:#ffcc80;color:#b71c1c;font-weight:bold;"
 
@@ -39,7 +41,8 @@ def _runs_html(context, used):
     out.append(html.escape(context[pos:]))
     return ''.join(out)
 
-# %% ../../nbs/07a_resolution_explorer.ipynb #1fda8aeb
+# %% ../../nbs/07a_resolution_explorer.ipynb #67d4f2bb
+# RFC 1630 p. 10: the steps of resolve_steps, rendered
 def resolution_html(context:str,             # the absolute context URI
                     partial:str,             # the partial form to resolve
                     reading:str="examples",  # the slash rule's reading: "examples" or "literal"
@@ -66,7 +69,8 @@ def resolution_html(context:str,             # the absolute context URI
             f'<div>slash runs of the context: <code>{_runs_html(context, used)}</code></div>'
             f'<table class="u1630-steps"><tr><th>#</th><th>rule</th><th>result</th><th>what it did, and the sentence it applies</th></tr>{rows}</table></div>')
 
-# %% ../../nbs/07a_resolution_explorer.ipynb #eb1a9747
+# %% ../../nbs/07a_resolution_explorer.ipynb #3c498641
+# RFC 1630 p. 11: the ten examples, as preset buttons
 RESOLUTION_PRESETS = tuple((f"{p} in …/e{'/' if c.endswith('/') else '/f'}", c, p) for c in PARTIAL_CONTEXTS for p, _ in PARTIAL_EXAMPLES)
 
 class ResolutionExplorer(W.VBox):
