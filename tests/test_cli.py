@@ -123,3 +123,9 @@ def test_canon_stream_corpus_speed(tmp_path):
     assert b"Traceback" not in r.stderr
     # CPU time, not wall time: the CI machine is shared; the goal is < 2 s
     assert cpu < float(os.environ.get("URI1630_CANON_BUDGET", "2.0")), cpu
+
+
+def test_lines_end_at_newline_only():
+    "CRLF line ends are stripped; a stray CR inside a line is part of it (and gets encoded), not a line end"
+    r = cli("canon", "-", stdin=b"http://a/b\r\nhttp://a/%62\rx\n", binary=True)
+    assert r.stdout == b"http://a/b\nhttp://a/b%0Dx\n"

@@ -249,7 +249,8 @@ def _std(stream, mode):
     b = getattr(stream, 'buffer', None)
     if b is None: return stream
     enc = 'utf-8-sig' if mode == 'r' else 'utf-8'
-    return io.TextIOWrapper(b, encoding=enc, errors='surrogateescape', newline=None if mode == 'r' else '\n', write_through=False)
+    # lines end at '\n' only (a stray '\r' inside a line stays in it; '\r\n' is stripped by `_lines`)
+    return io.TextIOWrapper(b, encoding=enc, errors='surrogateescape', newline='\n', write_through=False)
 
 def main(argv=None, stdin=None, stdout=None, stderr=None) -> int:
     "Run the `uri1630` command line; returns the exit status (0 ok, 1 a negative answer or bad input, 2 bad usage)"
