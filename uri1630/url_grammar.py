@@ -6,14 +6,14 @@
 __all__ = ['RFC1630', 'RFC1630_AS_PRINTED', 'RFC1738', 'RFC1738_AS_PRINTED', 'DISAGREEMENTS', 'URLGrammar', 'check_production',
            'rfc1630_grammar', 'rfc1738_grammar', 'Disagreement']
 
-# %% ../nbs/24_bnf_url.ipynb #10172d1a
+# %% ../nbs/24_bnf_url.ipynb #e44ee69e
 import re
 from typing import NamedTuple
 from .errors import URISyntaxError, _need_str
 from .grammar import (ALPHA, DIGIT, HEX, SAFE, SAFE_URL, EXTRA, ALPHANUM2, RFC1738_SAFE, RFC1738_EXTRA,
                              RFC1738_RESERVED, _cls, describe_char, register_grammar, validate, is_valid)
 
-# %% ../nbs/24_bnf_url.ipynb #aca5e904
+# %% ../nbs/24_bnf_url.ipynb #9cd20624
 _HEXSET = frozenset(HEX)
 
 class _State:
@@ -26,7 +26,7 @@ class _State:
         if i == self.far: self.fails.append((strong, rule or (self.stack[-1] if self.stack else 'url'), expected))
         return -1
 
-# %% ../nbs/24_bnf_url.ipynb #e548359b
+# %% ../nbs/24_bnf_url.ipynb #f6a54853
 class Node:
     "A grammar expression: `regex()` for the recogniser, `match(state, i)` (end or -1) for the diagnosis"
     def regex(self) -> str: raise NotImplementedError
@@ -52,7 +52,7 @@ class Lit(Node):
         while k < len(self.s) and i+k < st.n and st.text[i+k] == self.s[k]: k += 1
         return st.fail(i+k, None, repr(self.s))
 
-# %% ../nbs/24_bnf_url.ipynb #3f12d0fe
+# %% ../nbs/24_bnf_url.ipynb #9bea61ce
 class Escape(Node):
     "`escape  % hex hex`; a malformed escape is reported at its `%`"
     name = 'escape'
@@ -69,7 +69,7 @@ class End(Node):
     def regex(self): return r"\Z"
     def match(self, st, i): return i if i == st.n else st.fail(i, None, 'end of text')
 
-# %% ../nbs/24_bnf_url.ipynb #df281aee
+# %% ../nbs/24_bnf_url.ipynb #2c0120c2
 class Seq(Node):
     "`a b c`: each in turn"
     def __init__(self, *xs): self.xs = xs
@@ -90,7 +90,7 @@ class Alt(Node):
             if j >= 0: return j
         return -1
 
-# %% ../nbs/24_bnf_url.ipynb #e950213b
+# %% ../nbs/24_bnf_url.ipynb #875b4ecf
 class Opt(Node):
     "`[ a ]`, possessive"
     def __init__(self, x): self.x = x
@@ -111,7 +111,7 @@ class Rep(Node):
             i, k = j, k+1
         return i if k >= self.min else -1
 
-# %% ../nbs/24_bnf_url.ipynb #1ef1e91c
+# %% ../nbs/24_bnf_url.ipynb #3a052f96
 class Not(Node):
     "A negative lookahead: matches nothing, and only where `x` does not match"
     def __init__(self, x): self.x = x
@@ -132,7 +132,7 @@ class Rule(Node):
         finally: st.stack.pop()
     def __repr__(self): return f"Rule({self.name!r})"
 
-# %% ../nbs/24_bnf_url.ipynb #6d40a76b
+# %% ../nbs/24_bnf_url.ipynb #874ccd54
 def _rules(node, out, chars):
     "Collect the `Rule`s under `node` by name (in order of first appearance), and every character it names"
     if isinstance(node, Rule):
@@ -143,7 +143,7 @@ def _rules(node, out, chars):
     for x in getattr(node, 'xs', ()) or ((node.x,) if hasattr(node, 'x') else ()): _rules(x, out, chars)
     return out
 
-# %% ../nbs/24_bnf_url.ipynb #13732b05
+# %% ../nbs/24_bnf_url.ipynb #7b2b1ef8
 class URLGrammar:
     "A URL grammar of RFC 1630 or RFC 1738: a recogniser compiled once, and a diagnosing matcher"
     def __init__(self,
@@ -159,8 +159,11 @@ class URLGrammar:
         self.fragments = {k: r.regex() for k, r in self.rules.items()}
         self.recogniser = re.compile(start.regex())
     def __repr__(self): return f"URLGrammar({self.name!r})"
+    def validate(self, text:str) -> None:
+        "Raise `URISyntaxError` unless `text` is a URL of this grammar (for grammars not in the registry)"
+        _check(self)(_need_str(text))
 
-# %% ../nbs/24_bnf_url.ipynb #ae6b108b
+# %% ../nbs/24_bnf_url.ipynb #0b2682b1
 def _diagnose(g:URLGrammar, text:str):
     "Raise `URISyntaxError` at the first position where `text` leaves grammar `g`"
     off = len(g.prefix) if g.prefix and text.startswith(g.prefix) else 0
@@ -189,7 +192,7 @@ def _raise(g, st, text):
     else: what = f"{describe_char(text[st.far])} is not allowed here (expected {expected})"
     raise URISyntaxError(what, text, st.far, rule)
 
-# %% ../nbs/24_bnf_url.ipynb #a017b36c
+# %% ../nbs/24_bnf_url.ipynb #8e7620cd
 def _check(g:URLGrammar):
     "The `check(text, partial)` function `register_grammar` wants, for grammar `g`"
     recognise = g.recogniser.fullmatch
@@ -199,7 +202,7 @@ def _check(g:URLGrammar):
     check.grammar = g
     return check
 
-# %% ../nbs/24_bnf_url.ipynb #d2066f0c
+# %% ../nbs/24_bnf_url.ipynb #2b02332c
 _PRODUCTIONS = {}
 
 def check_production(text:str,             # the whole text the caller passed
@@ -216,13 +219,13 @@ def check_production(text:str,             # the whole text the caller passed
     if Seq(g.rules[production], End()).match(st, start) == end: raise AssertionError("internal: recogniser and matcher disagree")
     _raise(g, st, text)
 
-# %% ../nbs/24_bnf_url.ipynb #2407288a
+# %% ../nbs/24_bnf_url.ipynb #1236ef9d
 def _mailform(x, xnoat, esc, alpha, host_start, host, name):
     "`xalphas @ host`, deterministically: up to the first `@` (after the first character) that starts a host"
     y = Alt(xnoat, esc, Seq(Lit('@'), Not(host_start)))
     return Rule(name, Seq(x, Rep(y), Lit('@'), host))
 
-# %% ../nbs/24_bnf_url.ipynb #f014cec4
+# %% ../nbs/24_bnf_url.ipynb #9d2f1ce2
 def rfc1630_grammar(name:str="rfc1630",
                     safe:str=SAFE_URL,             # `safe` as printed in the URL BNF (`SAFE_URL`) or the generic BNF (`SAFE`)
                     fragment:bool=True,            # repair 1: `url [ # fragmentid ]`
@@ -240,7 +243,7 @@ def rfc1630_grammar(name:str="rfc1630",
     start = Seq(Opt(Rule('prefixedurl', Lit('url:'))), url, tail, End())
     return URLGrammar(name, start, schemes, prefix='url:', note="RFC 1630, BNF for specific URL schemes")
 
-# %% ../nbs/24_bnf_url.ipynb #a21b8d15
+# %% ../nbs/24_bnf_url.ipynb #5f06bb5e
 def _rfc1630_characters(safe):
     "The character productions of RFC 1630's URL BNF, p. 26"
     esc = Escape()
@@ -253,7 +256,7 @@ def _rfc1630_characters(safe):
                 digits=Rule('digits', Rep(digit, 1)),
                 alphanums=Rule('alphanums', Rep(Chars('alphanum', ALPHA+DIGIT), 1)))
 
-# %% ../nbs/24_bnf_url.ipynb #e9f34de8
+# %% ../nbs/24_bnf_url.ipynb #b6da5e15
 def _rfc1630_hosts(C):
     "`login`, `hostport`, `host`, `hostname`, `hostnumber`, `port`, `user`, `password` (RFC 1630, p. 25)"
     ialpha, digits, dot = C['ialpha'], C['digits'], Lit('.')
@@ -267,7 +270,7 @@ def _rfc1630_hosts(C):
     login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
-# %% ../nbs/24_bnf_url.ipynb #0fb65937
+# %% ../nbs/24_bnf_url.ipynb #8392ef33
 def _rfc1630_paths(C, void_segments):
     "`path`, `segment`, `search`, `fragmentid` (RFC 1630, pp. 25–26)"
     xpalpha, slash = C['xpalpha'], Lit('/')
@@ -277,7 +280,7 @@ def _rfc1630_paths(C, void_segments):
     search = Rule('search', Seq(C['xalphas'], Rep(Seq(Lit('+'), C['xalphas']))))
     return dict(path=path, segment=segment, search=search, fragmentid=Rule('fragmentid', C['xalphas']))
 
-# %% ../nbs/24_bnf_url.ipynb #1734ec31
+# %% ../nbs/24_bnf_url.ipynb #6ce9a54e
 def _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_type):
     "Every production of RFC 1630's URL BNF, by name"
     C = _rfc1630_characters(safe); H = _rfc1630_hosts(C); P = {**C, **H, **_rfc1630_paths(C, void_segments)}
@@ -295,7 +298,7 @@ def _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_ty
     _rfc1630_wais_prospero(P)
     return P
 
-# %% ../nbs/24_bnf_url.ipynb #f8ff7313
+# %% ../nbs/24_bnf_url.ipynb #a28e27a4
 def _rfc1630_mail_news(P, fragment):
     "`mailtoaddress`, `midaddress`, `cidaddress`, `newsaddress`, `nntpaddress`, with `xalphas @ host` made deterministic"
     xnoat = Chars('xalpha', P['xchars'].replace('@', ''))
@@ -312,7 +315,7 @@ def _rfc1630_mail_news(P, fragment):
     P['newsaddress'] = Rule('newsaddress', Seq(Lit('news:'), groupart))
     P['nntpaddress'] = Rule('nntpaddress', Seq(Lit('nntp:'), group, Lit('/'), P['digits']))
 
-# %% ../nbs/24_bnf_url.ipynb #d9deb169
+# %% ../nbs/24_bnf_url.ipynb #9ce2402b
 def _rfc1630_wais_prospero(P):
     "`waisaddress` (`waisindex | waisdoc`, factored) and `prosperoaddress`"
     path, digits, hostport, xalphas = P['path'], P['digits'], P['hostport'], P['xalphas']
@@ -323,14 +326,14 @@ def _rfc1630_wais_prospero(P):
     version = Seq(Lit('%00'), Rule('version', digits), Opt(Rule('attributes', Rep(P['alphanums'], 1))))
     P['prosperoaddress'] = Rule('prosperoaddress', Seq(Lit('prospero://'), hostport, Lit('/'), Rule('hsoname', path), Opt(version)))
 
-# %% ../nbs/24_bnf_url.ipynb #fe87fe77
+# %% ../nbs/24_bnf_url.ipynb #218a5999
 RFC1630 = rfc1630_grammar()
 RFC1630_AS_PRINTED = rfc1630_grammar("rfc1630-as-printed", fragment=False, void_segments=False, ftp_type=False,
                                      gopher_void_type=False, file_scheme=False)
 register_grammar('rfc1630', _check(RFC1630))
 register_grammar('rfc1630-as-printed', _check(RFC1630_AS_PRINTED))
 
-# %% ../nbs/24_bnf_url.ipynb #b66d98f9
+# %% ../nbs/24_bnf_url.ipynb #cefa4f86
 def _rfc1738_characters():
     "The character productions of RFC 1738 §5"
     esc = Escape()
@@ -340,7 +343,7 @@ def _rfc1738_characters():
     return dict(escape=esc, U=U, uchars=uchars, xchar=xchar, uchar=Rule('uchar', Alt(Chars('uchar', U), esc)),
                 alpha=Chars('alpha', ALPHA), digits=Rule('digits', Rep(Chars('digit', DIGIT), 1)))
 
-# %% ../nbs/24_bnf_url.ipynb #1c8ec7dc
+# %% ../nbs/24_bnf_url.ipynb #f74226a7
 def _rfc1738_hosts(C):
     "`login` … `hostnumber` of RFC 1738 §5, with `domainlabel`/`toplabel` made deterministic"
     ad, dot, digits = Chars('alphadigit', ALPHA+DIGIT), Lit('.'), C['digits']
@@ -354,7 +357,7 @@ def _rfc1738_hosts(C):
     login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
-# %% ../nbs/24_bnf_url.ipynb #e5b9b15a
+# %% ../nbs/24_bnf_url.ipynb #d4ec24af
 def _rfc1738_productions():
     "Every scheme production of RFC 1738 §5, by scheme name"
     C = _rfc1738_characters(); P = {**C, **_rfc1738_hosts(C)}
@@ -374,7 +377,7 @@ def _rfc1738_productions():
     _rfc1738_news_wais(C, P, S, search)
     return P, S
 
-# %% ../nbs/24_bnf_url.ipynb #c17090fd
+# %% ../nbs/24_bnf_url.ipynb #23ced9eb
 def _rfc1738_news_wais(C, P, S, search):
     "`newsurl`, `nntpurl`, `telneturl`, `waisurl`, `prosperourl` of RFC 1738 §5"
     uchars, sl, hostport = C['uchars'], Lit('/'), P['hostport']
@@ -392,7 +395,7 @@ def _rfc1738_news_wais(C, P, S, search):
     ppath = Rule('ppath', Seq(Rule('psegment', uchars('psegment', '?:@&=')), Rep(Seq(sl, Rule('psegment', uchars('psegment', '?:@&='))))))
     S['prospero'] = Rule('prosperourl', Seq(Lit('prospero://'), hostport, sl, ppath, Rep(fieldspec)))
 
-# %% ../nbs/24_bnf_url.ipynb #985e1067
+# %% ../nbs/24_bnf_url.ipynb #d9d6e7b1
 def rfc1738_grammar(name:str="rfc1738",
                     other_excludes_predefined:bool=True,  # `otherurl` only for schemes without a production of their own
                    ) -> URLGrammar:
@@ -411,22 +414,23 @@ def rfc1738_grammar(name:str="rfc1738",
         start = url
     return URLGrammar(name, start, {s: S[s] for s in order}, other=True, note="RFC 1738 §5")
 
-# %% ../nbs/24_bnf_url.ipynb #2341979d
+# %% ../nbs/24_bnf_url.ipynb #13d27b6b
 RFC1738 = rfc1738_grammar()
 RFC1738_AS_PRINTED = rfc1738_grammar("rfc1738-as-printed", other_excludes_predefined=False)
 register_grammar('rfc1738', _check(RFC1738))
 register_grammar('rfc1738-as-printed', _check(RFC1738_AS_PRINTED))
 _URL_GRAMMARS = {g.name: g for g in (RFC1630, RFC1630_AS_PRINTED, RFC1738, RFC1738_AS_PRINTED)}
 
-# %% ../nbs/24_bnf_url.ipynb #ee2ea89c
+# %% ../nbs/24_bnf_url.ipynb #c1dd907d
 class Disagreement(NamedTuple):
     "A place where the URL grammars of RFC 1630 and RFC 1738 disagree, with a URL showing it"
     topic: str; rfc1630: str; rfc1738: str; example: str; valid_1630: bool; valid_1738: bool
 
-# %% ../nbs/24_bnf_url.ipynb #9209ef85
+# %% ../nbs/24_bnf_url.ipynb #e44cf8e5
 DISAGREEMENTS = (
     Disagreement('safe', 'safe  $ - _ @ . & + - (p. 26; the generic BNF omits +)', 'safe  "$" "-" "_" "." "+"; @ & reserved',
-                 'http://h/a@b&c', True, True),
+                 'http://a+b.org/', True, False),
+    Disagreement('extra', 'extra  ! * " \' ( ) ,', 'extra without <">: it is unsafe (punctuation)', 'http://h/"x"', True, False),
     Disagreement('@ and & in a host', 'hostname is ialpha: @ & $ allowed', 'hostname is DNS labels', 'http://a&b/', True, False),
     Disagreement('hostname', 'hostname  ialpha [ . hostname ]: starts with a letter', 'toplabel may not start with a digit; other labels may',
                  'http://3com.com/', False, True),
