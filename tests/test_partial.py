@@ -125,3 +125,12 @@ def test_types():
     with pytest.raises(TypeError): resolve(None, "g")
     with pytest.raises(TypeError): relative("x:/a", b"x:/b")
     with pytest.raises(ValueError): resolve("x:/a", "g", reading="draft")
+
+
+@SOME
+@given(contexts, st.integers(1, 4), readings)
+def test_cut_table_matches_the_rule(c, n, reading):
+    """relative's one-pass table of cuts gives what the slash rule gives for each n."""
+    from uri1630.partial import _cuts, _slash_cut
+    start, h = c.find(":") + 1, _hier_end(c)
+    assert _cuts(c[:h], start, reading).get(n) == _slash_cut(c[:h], start, n, reading)
