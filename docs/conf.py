@@ -17,6 +17,7 @@ html_show_sourcelink = False
 html_copy_source = False
 myst_enable_extensions = ["colon_fence"]
 myst_heading_anchors = 3
+myst_all_links_external = True   # nbdev doc links are plain page.html#name links, not Sphinx references
 nb_execution_mode = "off"          # docs/build.py executed the notebooks already
 nb_merge_streams = True
 nb_render_markdown_format = "gfm"   # markdown outputs (show_doc, the edition map) have tables
