@@ -10,6 +10,7 @@ import argparse, contextlib, dataclasses, io, json, sys
 from .errors import URIError
 from .syntax import parse
 from .grammar import GRAMMARS, validate
+import uri1630.url_grammar   # registers the grammars "rfc1630" and "rfc1738" for `check --grammar`
 from .encoding import LEVELS, canonical, compare, equivalent, to_level
 from .context import extract
 from .retrieve import retrieve
