@@ -84,7 +84,7 @@ def check_static(browser, site, shots):
         for name in pages:
             page = ctx.new_page(); log = watch(page, "127.0.0.1")
             page.goto(f"{base}/{name}", wait_until="load")
-            page.wait_for_timeout(300)
+            page.wait_for_timeout(100)   # late console errors (widget manager start-up) surface in this window
             q = page.locator("blockquote.rfc-quote").count(); s = page.locator("div.signature").count()
             quotes += q; sigs += s
             errs = log["console"] + log["pageerror"] + log["failed"] + [f"off-site request {u}" for u in log["offsite"]]
