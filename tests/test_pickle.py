@@ -16,7 +16,11 @@ SAMPLES = [
     "magic://a/b/c//d/e/f", "../g", "//g", "#frag", "?search+words", "", "http://h/50%", "http://h/a b",
     "http://h/é", "http://h/\u0101", "ht tp://h/", "1http:x", "url:http://h/", "<URL:ftp://h/f>", "http://h:99999/",
     "see <URL:http://h/x> and http://h/y.", "http://h/a%2e%2E/./../b", "%0A:", "http://[::1]/",
+    "mid:960830.1639@XIson.com", "cid:foo4*foo1@bar.net", "urn:ietf:rfc:2648", "urn:/iana/dns/ch/cern",
 ]
+# and, for every scheme registered (by any notebook, now or later), a few shapes of URL
+SAMPLES += [f"{name}:{rest}" for name in getattr(uri1630, 'SCHEMES', {})
+            for rest in ("//h/p", "//u:p@h:1/p?q#f", "x@y", "a", "//h/1/sel", "//h/db?w")]
 SKIP = {'retrieve', 'retrieve_menu', 'http_request', 'ftp_session', 'gopher_exchange', 'register_scheme',
         'register_grammar', 'local_cluster', 'from_lines', 'map_bag', 'main'}
 
