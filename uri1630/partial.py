@@ -6,14 +6,14 @@
 __all__ = ['PARTIAL_SENTENCES', 'SLASH_READINGS', 'PARTIAL_EXAMPLES', 'PARTIAL_CONTEXTS', 'slash_runs', 'ResolutionStep',
            'resolve', 'resolve_steps', 'relative']
 
-# %% ../nbs/07_partial_form.ipynb #045d6bcc
+# %% ../nbs/07_partial_form.ipynb #1ff0cd17
 import re
 from types import MappingProxyType
 from typing import NamedTuple, Optional
 from .errors import URISyntaxError, _need_str
 from .syntax import parse
 
-# %% ../nbs/07_partial_form.ipynb #4a946d8f
+# %% ../nbs/07_partial_form.ipynb #74d5845e
 # RFC 1630 p. 10: "certain characters ("/") ... have a significance reserved for representing a hierarchical space"
 _RUNS = re.compile('/+')
 
@@ -24,7 +24,7 @@ def slash_runs(uri:str, # an absolute URI or partial form
     end = len(u.path) if u.scheme is None else len(u.scheme) + 1 + len(u.path)
     return tuple((m.start(), m.end() - m.start()) for m in _RUNS.finditer(uri, 0, end))
 
-# %% ../nbs/07_partial_form.ipynb #15400823
+# %% ../nbs/07_partial_form.ipynb #12b85e61
 # RFC 1630 p. 10: one rule of "The rules for the use of a partial name relative to the URI of the context"
 class ResolutionStep(NamedTuple):
     "One step of resolving a partial form: the rule applied, the RFC sentence, and the text after it"
@@ -34,7 +34,7 @@ class ResolutionStep(NamedTuple):
     detail: str                    # what the step did here, in words
     span: Optional[tuple] = None   # `(offset, length)` in the context of the slash run the step used, if any
 
-# %% ../nbs/07_partial_form.ipynb #4b2162b5
+# %% ../nbs/07_partial_form.ipynb #4623bc6d
 # RFC 1630 pp. 10-12 and draft-www-uri-00 lines 485-489: the sentences each step applies
 _DRAFT = "draft-www-uri-00 (March 1994): "
 PARTIAL_SENTENCES = MappingProxyType({
@@ -55,7 +55,7 @@ PARTIAL_SENTENCES = MappingProxyType({
 })
 SLASH_READINGS = ('examples', 'literal')
 
-# %% ../nbs/07_partial_form.ipynb #ecd1bb83
+# %% ../nbs/07_partial_form.ipynb #a1c863ba
 # RFC 1630 p. 10: "the first occurrence of exactly the same number of consecutive slashes [which has no greater number ... to the right of it]"
 _SINGLE = re.compile('(?<!/)/(?!/)')   # a run of exactly one slash (the lookbehind fails first inside runs: linear)
 
@@ -72,7 +72,7 @@ def _slash_cut(base, start, n, reading):
         if l == n: cut = s
     return cut
 
-# %% ../nbs/07_partial_form.ipynb #e4eb2c50
+# %% ../nbs/07_partial_form.ipynb #640940fa
 # RFC 1630 p. 10: "all occurrences of "xxx/../" or "/." are recursively removed, where xxx, ".." and "." are complete path elements"
 def _remove_dots(text, start, counts=None):
     "`text` with `xxx/../` and `/.` removed from the path after its root (`start` is where the path begins)"
@@ -92,7 +92,7 @@ def _remove_dots(text, start, counts=None):
         else: out.append(e)
     return text[:b+1] + '/'.join(out) if out else text[:b]
 
-# %% ../nbs/07_partial_form.ipynb #93217620
+# %% ../nbs/07_partial_form.ipynb #039a1936
 # RFC 1630 p. 10: scheme rule, then the slash rule or the last-part rule, then the dot removal
 def _resolve(context, partial, reading, trace=None):
     "The one implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
@@ -117,7 +117,7 @@ def _resolve(context, partial, reading, trace=None):
     else: merged = _last_part(base, start, path, trace)
     return _finish(merged, start, tail, trace)
 
-# %% ../nbs/07_partial_form.ipynb #3517aa30
+# %% ../nbs/07_partial_form.ipynb #25c7d513
 # RFC 1630 p. 10: "If the scheme parts are different, the whole absolute URI must be given."
 def _absolute(context, partial, scheme, trace):
     if trace is not None:
@@ -143,7 +143,7 @@ def _whole_object(whole, tail, trace):
                           f"the partial is only a fragment-id: {tail} of the context object"))
     return result
 
-# %% ../nbs/07_partial_form.ipynb #9c968220
+# %% ../nbs/07_partial_form.ipynb #57f0e42d
 # RFC 1630 p. 10: the slash rule; and the last-part rule
 def _slash_rule(base, start, path, reading, trace):
     n = len(path) - len(path.lstrip('/'))
@@ -167,7 +167,7 @@ def _last_part(base, start, path, trace):
                           None if r < start else (r, 1)))
     return kept + path
 
-# %% ../nbs/07_partial_form.ipynb #5476e712
+# %% ../nbs/07_partial_form.ipynb #e3302a2c
 # RFC 1630 p. 10: "Within the result, ..."; the partial's search and fragment-id appended as given
 def _finish(merged, start, tail, trace):
     if trace is None: return _remove_dots(merged, start) + tail
@@ -181,7 +181,7 @@ def _finish(merged, start, tail, trace):
     if tail: trace.append(ResolutionStep('search-fragment', PARTIAL_SENTENCES['search-fragment'], out + tail, f"appended the partial's {tail!r} as given"))
     return out + tail
 
-# %% ../nbs/07_partial_form.ipynb #328889bd
+# %% ../nbs/07_partial_form.ipynb #a8a62599
 # RFC 1630 p. 10: resolve a partial form in the context of an absolute URI
 def resolve(context:str,             # the absolute URI of the object that contains the reference
             partial:str,             # the partial (or absolute) URI found in it
@@ -199,13 +199,13 @@ def resolve_steps(context:str,             # the absolute URI of the object that
     _resolve(context, partial, reading, trace)
     return tuple(trace)
 
-# %% ../nbs/07_partial_form.ipynb #06c18daf
+# %% ../nbs/07_partial_form.ipynb #ce4b7345
 # RFC 1630 p. 11: "Examples", the two contexts and five partial forms
 PARTIAL_EXAMPLES = (("g", "magic://a/b/c//d/e/g"), ("/g", "magic://a/g"), ("//g", "magic://g"),
                     ("../g", "magic://a/b/c//d/g"), ("g:h", "g:h"))
 PARTIAL_CONTEXTS = ("magic://a/b/c//d/e/f", "magic://a/b/c//d/e/")
 
-# %% ../nbs/07_partial_form.ipynb #68f6f54c
+# %% ../nbs/07_partial_form.ipynb #f503f8c6
 # RFC 1630 p. 10: "A partial form can be distinguished from an absolute form in that the latter must have a colon"
 def _last_part_ok(x, tail):
     "`True` if `x + tail` is read by the last-part rule with path `x` (not empty, a fragment, a slash form or absolute)"
@@ -214,22 +214,24 @@ def _last_part_ok(x, tail):
     k = x.find(':')
     return k < 0 or x.find('/', 0, k) >= 0
 
-# %% ../nbs/07_partial_form.ipynb #9f0353a7
+# %% ../nbs/07_partial_form.ipynb #e945fb5e
 # RFC 1630 p. 10, inverted: which `../` climbs the last-part rule turns into the target
+def _shared(a, b):
+    "The length of the common prefix of `a` and `b` (binary search on C-speed comparisons)"
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]: lo = mid
+        else: hi = mid - 1
+    return lo
+
 def _climbs(base, start, tbase):
     "The context's directory `d`, and `(x, m)`: paths `x` that may give `tbase` after `d` by the last-part rule, removing `m` elements"
     r = base.rfind('/')
     if r < start: return base[:start], [(tbase[start:], None), ('./' + tbase[start:], 0)]   # no slash: the whole path is the last part
     d = base[:r+1]
-    pos, i = [start - 1], base.find('/', start)
-    while 0 <= i <= r: pos.append(i); i = base.find('/', i + 1)
-    lo, hi = 0, len(pos) - 1                       # binary search: the longest directory prefix `tbase` shares
-    if tbase.startswith(d): lo = hi                # (the same directory: no search)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if tbase.startswith(d[:pos[mid] + 1]): lo = mid
-        else: hi = mid - 1
-    q, m = pos[lo], len(pos) - 1 - lo
+    q = d.rfind('/', 0, _shared(d, tbase)) if not tbase.startswith(d) else r   # the longest directory both share
+    q, m = (start - 1, d.count('/', start)) if q < start else (q, d.count('/', q + 1))
     rest = tbase[q+1:]
     out = [('../' * m + rest, m)] if m else [(rest, None), ('./' + rest, 0)]   # None: `d + x` is `tbase` itself
     tl = len(tbase)                                # `tbase` is a directory of the context, written without its slash
@@ -238,7 +240,7 @@ def _climbs(base, start, tbase):
         out.append(('.' if k == 0 else '../' * (k - 1) + '..', k))
     return d, out
 
-# %% ../nbs/07_partial_form.ipynb #f11fc2c6
+# %% ../nbs/07_partial_form.ipynb #66ea0268
 # RFC 1630 p. 10: "partial URIs can be generated in virtual objects"
 def relative(context:str,             # the absolute URI of the object that will contain the reference
              target:str,              # the absolute URI to refer to
@@ -254,22 +256,27 @@ def relative(context:str,             # the absolute URI of the object that will
     r = base.rfind('/')
     if r >= start and tbase.find('/.', start) < 0 and tbase.startswith(base[:r+1]) and _last_part_ok(tbase[r+1:], tail):
         return target[r+1:]                       # in the context's directory or below: nothing is shorter
-    best, cuts = _best_climb(base, start, tbase, tail, target), None
+    best, cuts = _best_climb(base, start, tbase, tail, target), {}
     if len(best) > 1 + len(tail) and _remove_dots(tbase, start) == tbase:   # a slash form resolves to `tbase` itself
-        shared = _shared(base, tbase)
         for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):   # runs that give shorter forms
-            s = m.start()
-            if s > shared: break                       # the context does not share the text before this run
-            if tbase[s-1] != '/':
-                cuts = cuts or _cuts(base, start, reading)
-                if cuts.get(m.end() - s, start) == s: best = target[s:]   # later runs give shorter forms
+            s, n = m.start(), m.end() - m.start()
+            if tbase[s-1] == '/': continue             # (inside a run)
+            if n not in cuts: cuts[n] = _slash_cut(base, start, n, reading)
+            if (start if cuts[n] is None else cuts[n]) == s and base.startswith(tbase[:s]): best = target[s:]   # later runs: shorter
+            if len(cuts) > 3: cuts = _cuts(base, start, reading); break   # many lengths of run: use the one-pass table
+        else: cuts = None
+        if cuts is not None:
+            for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):
+                s = m.start()
+                if tbase[s-1] != '/' and cuts.get(m.end() - s, start) == s and base.startswith(tbase[:s]): best = target[s:]
+    cuts = None
     if len(best) > 2 + len(tail):
         f = _SINGLE.search(base, start)          # with no "//" after the first single slash, no slash form can climb
         if f is None or base.find('//', f.start()) >= 0 or tbase == base[:f.start()]:
             best = _best_slash_climb(base, start, tbase, tail, reading, cuts, best)
     return best
 
-# %% ../nbs/07_partial_form.ipynb #7bf14f51
+# %% ../nbs/07_partial_form.ipynb #8c49c656
 # RFC 1630 p. 10: an absolute form has "a colon and that colon must occur before any slash characters"
 def _split(text, name):
     "`(colon, end of path, hash)` offsets of an absolute URI (`parse`'s split, inlined for speed)"
@@ -292,16 +299,7 @@ def _cuts(base, start, reading):
             if n >= longest: cuts[n] = s; longest = n
     return cuts
 
-def _shared(a, b):
-    "The length of the common prefix of `a` and `b` (binary search on C-speed comparisons)"
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]: lo = mid
-        else: hi = mid - 1
-    return lo
-
-# %% ../nbs/07_partial_form.ipynb #2e769bf3
+# %% ../nbs/07_partial_form.ipynb #9c52bddd
 # RFC 1630 p. 10, inverted: the shortest last-part form, and slash forms that climb
 def _best_climb(base, start, tbase, tail, best):
     "The shortest last-part form (checked) if shorter than `best`, else `best`"
