@@ -75,6 +75,16 @@ def _wait_listening(proc, port, name, timeout=15.0):
     proc.kill(); raise RuntimeError(f"{name} did not listen on {HOST}:{port} within {timeout}s")
 
 
+def _spawn_on_free_port(name, make, root=None, tries=3, **kw):
+    "Start `make(port)`'s command on a free port; retry on another port if someone took it meanwhile"
+    for attempt in range(tries):
+        port = free_port()
+        try: return _spawn(name, make(port), port, root, None, **kw)
+        except RuntimeError:
+            if attempt == tries - 1: raise
+    raise AssertionError('unreachable')
+
+
 def _spawn(name, args, port, root=None, tmp=None, **kw):
     proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True, **kw)
@@ -112,9 +122,9 @@ def start_http(root=None) -> Server:
     "CPython's http.server serving `root` (a fresh tree if None) on 127.0.0.1"
     tmp = None
     if root is None: tmp = tempfile.mkdtemp(prefix='uri1630-http-'); root = make_tree(tmp)
-    port = free_port()
-    return _spawn('http.server', [sys.executable, '-m', 'http.server', '--bind', HOST, '--directory', str(root), str(port)],
-                  port, root, tmp)
+    srv = _spawn_on_free_port('http.server', lambda port: [sys.executable, '-m', 'http.server', '--bind', HOST, '--directory', str(root), str(port)], root)
+    srv._tmp = tmp
+    return srv
 
 
 # ---- FTP: pyftpdlib ----------------------------------------------------------------------------------
@@ -143,9 +153,9 @@ def start_ftp(root=None) -> Server:
     if root is None: tmp = tempfile.mkdtemp(prefix='uri1630-ftp-'); root = make_tree(tmp)
     home = Path(root) / 'home'; home.mkdir(exist_ok=True)
     (home / 'private.txt').write_text(f"for {FTP_USER} only\n")
-    port = free_port()
-    return _spawn('pyftpdlib', [sys.executable, '-c', _FTPD, HOST, str(port), str(root), FTP_USER, FTP_PASSWORD],
-                  port, root, tmp)
+    srv = _spawn_on_free_port('pyftpdlib', lambda port: [sys.executable, '-c', _FTPD, HOST, str(port), str(root), FTP_USER, FTP_PASSWORD], root)
+    srv._tmp = tmp
+    return srv
 
 
 # ---- Gopher: pygopherd -------------------------------------------------------------------------------
@@ -209,11 +219,14 @@ def start_gopher(root=None) -> Server:
     (root / 'gophermap').write_text("iuri1630 test gopher server\tfake\t(NULL)\t0\n"
                                     "0Hello\t/pub/hello.txt\n0Dots\t/pub/dots.txt\n1Pub\t/pub\n"
                                     "7Search\t/search\n9Data\t/pub/data.bin\n")
-    port = free_port()
-    s = root / 'search'; s.write_text(_SEARCH.format(host=HOST, port=port)); s.chmod(0o755)
-    conf = Path(tmp) / 'pygopherd.conf'
-    conf.write_text(_GOPHERD_CONF.format(port=port, host=HOST, root=root))
-    return _spawn('pygopherd', [PYGOPHERD, str(conf)], port, root, tmp, cwd=tmp)
+    def make(port):
+        s = root / 'search'; s.write_text(_SEARCH.format(host=HOST, port=port)); s.chmod(0o755)
+        conf = Path(tmp) / 'pygopherd.conf'
+        conf.write_text(_GOPHERD_CONF.format(port=port, host=HOST, root=root))
+        return [PYGOPHERD, str(conf)]
+    srv = _spawn_on_free_port('pygopherd', make, root, cwd=tmp)
+    srv._tmp = tmp
+    return srv
 
 
 # ---- A recording proxy: what a client sends, byte for byte --------------------------------------------
