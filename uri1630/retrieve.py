@@ -6,7 +6,7 @@
 __all__ = ['DEFAULT_MAX_BYTES', 'ANONYMOUS_EMAIL', 'NO_RETRIEVAL', 'RetrievalError', 'retrieve', 'http_request', 'ftp_session',
            'undot', 'MenuItem', 'parse_menu', 'gopher_exchange', 'retrieve_menu']
 
-# %% ../nbs/32_retrieval.ipynb #82f365bd
+# %% ../nbs/32_retrieval.ipynb #0f1e2504
 import os, re, socket, time
 from types import MappingProxyType
 from typing import NamedTuple, Optional, Callable
@@ -15,7 +15,7 @@ from .encoding import escape
 from .schemes import parse_url
 from . import scheme_http, scheme_ftp, scheme_gopher, scheme_file   # importing them registers the schemes spoken here
 
-# %% ../nbs/32_retrieval.ipynb #c101fa4e
+# %% ../nbs/32_retrieval.ipynb #5dbf7035
 class RetrievalError(URIError):
     "A retrieval failed: `URIError` plus the server's `status` code and the protocol `command` that failed"
     def __init__(self,
@@ -33,7 +33,7 @@ class RetrievalError(URIError):
 
 def _rebuild_retrieval(cls, *a): return cls(*a)
 
-# %% ../nbs/32_retrieval.ipynb #1724473d
+# %% ../nbs/32_retrieval.ipynb #14e181fd
 class _Conn:
     "A TCP connection with a timeout on every operation and a bound on the octets read"
     def __init__(self, host, port, timeout, max_bytes, url, rule, trace=None, deadline=None):
@@ -53,7 +53,7 @@ class _Conn:
         except socket.timeout: self.fail(f"timed out after {self.timeout}s sending")
         except OSError as e: self.fail(f"the connection failed while sending: {e.strerror or e}")
 
-# %% ../nbs/32_retrieval.ipynb #a1bdf370
+# %% ../nbs/32_retrieval.ipynb #862e9beb
 def _recv(self:_Conn, what:str) -> bytes:
     "Read what is there (b'' at end of stream), counting it against `max_bytes` (and the `deadline`, if any)"
     if self.deadline is not None:
@@ -82,7 +82,7 @@ def _readline(self:_Conn, what:str, limit:int=65536) -> bytes:
     if self.trace: self.trace('<', line.decode('latin-1').rstrip('\r\n'))
     return line
 
-# %% ../nbs/32_retrieval.ipynb #64ef976c
+# %% ../nbs/32_retrieval.ipynb #7bcc7c33
 def _read_to_end(self:_Conn, what:str) -> bytes:
     "Everything until the server closes the connection (bounded by `max_bytes`)"
     parts = [self.buf]; self.buf = b''
@@ -108,7 +108,7 @@ def _close(self:_Conn):
 _Conn._recv, _Conn.readline, _Conn.read_to_end, _Conn.read_exactly, _Conn.close = _recv, _readline, _read_to_end, _read_exactly, _close
 _Conn.__enter__, _Conn.__exit__ = lambda self: self, lambda self, *a: self.close()
 
-# %% ../nbs/32_retrieval.ipynb #72c9aed8
+# %% ../nbs/32_retrieval.ipynb #cbb5ffb7
 DEFAULT_MAX_BYTES = 64 * 2**20
 ANONYMOUS_EMAIL = "uri1630@localhost"
 
@@ -130,7 +130,7 @@ class _Opts(NamedTuple):
     def fail(self, message, rule, status=None, command=None):
         raise RetrievalError(message, self.url, None, rule, status, command)
 
-# %% ../nbs/32_retrieval.ipynb #399fab9b
+# %% ../nbs/32_retrieval.ipynb #9897eb0d
 _SESSION = "represents an interactive session: \"information within the service cannot be addressed individually or, in general, automatically retrieved\" (RFC 1630, \"Telnet, rlogin, tn3270\")"
 NO_RETRIEVAL = MappingProxyType({   # scheme -> why `retrieve` does not fetch it
     'mailto': "is an RFC 822 mail address to send mail to, not a located object (RFC 1630, \"Mailto\")",
@@ -150,7 +150,7 @@ def _no_retrieval(u, o:_Opts):
     why = NO_RETRIEVAL.get(u.scheme, "has no access algorithm here: \"Any submission of a new URI scheme must include a definition of an algorithm for the retrieval of any object within that scheme\" (RFC 1630, \"Registration of naming schemes\")")
     o.fail(f"RFC 1630 defines no retrieval for {u.scheme}: here: a {u.scheme}: URL {why}", u.scheme)
 
-# %% ../nbs/32_retrieval.ipynb #0e141085
+# %% ../nbs/32_retrieval.ipynb #5f4360c1
 _RETRIEVERS = {}    # scheme name -> function(url object, options) -> bytes; each section below adds its scheme
 
 def _retrieve(url, o:_Opts) -> bytes:
@@ -158,7 +158,7 @@ def _retrieve(url, o:_Opts) -> bytes:
     if o.proxy and u.scheme != 'file': return _retrieve_via_gateway(u, o)
     return _RETRIEVERS.get(u.scheme, _no_retrieval)(u, o)
 
-# %% ../nbs/32_retrieval.ipynb #28e8a834
+# %% ../nbs/32_retrieval.ipynb #0b032e61
 def _options(url, timeout=10.0, max_bytes=DEFAULT_MAX_BYTES, email=ANONYMOUS_EMAIL, redirects=0, password=None,
              ftp_type='i', trace=None, rfc="1738", proxy=None, total_timeout=None) -> _Opts:
     "Check the options of a retrieval and bundle them"
@@ -176,7 +176,7 @@ def _options(url, timeout=10.0, max_bytes=DEFAULT_MAX_BYTES, email=ANONYMOUS_EMA
     deadline = None if total_timeout is None else time.monotonic() + total_timeout
     return _Opts(url, float(timeout), max_bytes, email, redirects, password, ftp_type, trace, rfc, gw, deadline)
 
-# %% ../nbs/32_retrieval.ipynb #d24aaf7b
+# %% ../nbs/32_retrieval.ipynb #58059783
 def retrieve(url:str,                        # an http, ftp, gopher or file URL
              *,
              timeout:float=10.0,             # seconds allowed for each connect, send and read
@@ -193,7 +193,7 @@ def retrieve(url:str,                        # an http, ftp, gopher or file URL
     "Dereference `url` by its scheme's access algorithm (RFC 1630, RFC 1738 §3) and return the object's octets"
     return _retrieve(url, _options(url, timeout, max_bytes, email, redirects, password, ftp_type, trace, rfc, proxy, total_timeout))
 
-# %% ../nbs/32_retrieval.ipynb #76740099
+# %% ../nbs/32_retrieval.ipynb #8c93ae7d
 # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
 def http_request(target:str,         # the request target: `request_target()` of an http URL (a whole URI for a gateway)
                  host:str,           # the host, for the `Host` header
@@ -209,7 +209,7 @@ def http_request(target:str,         # the request target: `request_target()` of
     hostport = host if port in (None, 80) else f"{host}:{port}"
     return f"GET {target} HTTP/1.0\r\nHost: {hostport}\r\nUser-Agent: uri1630\r\nAccept: */*\r\nConnection: close\r\n\r\n".encode('ascii')
 
-# %% ../nbs/32_retrieval.ipynb #7280d8d1
+# %% ../nbs/32_retrieval.ipynb #2bdef414
 _STATUS_RE = re.compile(rb'HTTP/(\d)\.(\d) (\d{3})(?: ([^\r\n]*))?\r?\n\Z')
 
 def _http_head(c:_Conn, command:str):
@@ -228,7 +228,7 @@ def _http_head(c:_Conn, command:str):
         headers[name.decode('latin-1').lower()] = value.strip().decode('latin-1')
     return int(m[3]), (m[4] or b'').decode('latin-1'), headers
 
-# %% ../nbs/32_retrieval.ipynb #0433fa1f
+# %% ../nbs/32_retrieval.ipynb #4f17788e
 def _http_body(c:_Conn, status:int, headers:dict, command:str) -> bytes:
     "Read the body the headers announce: chunked, `Content-Length` octets, or to the close"
     if 100 <= status < 200 or status in (204, 304): return b''
@@ -248,7 +248,7 @@ def _http_body(c:_Conn, status:int, headers:dict, command:str) -> bytes:
     if not cl.isascii() or not cl.isdigit(): c.fail(f"malformed Content-Length {cl[:20]!r}", status, command)
     return c.read_exactly(int(cl), 'HTTP body')
 
-# %% ../nbs/32_retrieval.ipynb #33bfe01f
+# %% ../nbs/32_retrieval.ipynb #e4cbe245
 def _retrieve_http(u, o:_Opts) -> bytes:
     "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply"
     target = u.request_target()
@@ -270,7 +270,7 @@ def _retrieve_http(u, o:_Opts) -> bytes:
 
 _RETRIEVERS['http'] = _retrieve_http
 
-# %% ../nbs/32_retrieval.ipynb #17ff504f
+# %% ../nbs/32_retrieval.ipynb #c390b58c
 def _retrieve_via_gateway(u, o:_Opts) -> bytes:
     "RFC 1630 \"HTTP\": send the entire URI (without its fragment) to the gateway on the HTTP command line"
     target = u.text if u.fragment is None else u.text[:len(u.text) - len(u.fragment) - 1]
@@ -283,7 +283,7 @@ def _retrieve_via_gateway(u, o:_Opts) -> bytes:
     if 200 <= status < 300: return body
     o.fail(f"HTTP {status} {reason} from the gateway {host}:{port}", 'http', status, command)
 
-# %% ../nbs/32_retrieval.ipynb #8b3f9b3c
+# %% ../nbs/32_retrieval.ipynb #f58a5c5a
 _REPLY_RE = re.compile(rb'(\d{3})([ -])')
 
 def _ftp_reply(c:_Conn, command:str):
@@ -301,7 +301,7 @@ def _ftp_reply(c:_Conn, command:str):
         text.append(more.strip())
     return int(m[1]), b' '.join(text).decode('latin-1')
 
-# %% ../nbs/32_retrieval.ipynb #b22be64a
+# %% ../nbs/32_retrieval.ipynb #04bb3006
 _PASV_RE = re.compile(r'(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})')
 _EPSV_RE = re.compile(r'\((.)\1\1(\d{1,5})\1\)')
 
@@ -314,7 +314,7 @@ def _ftp_data_port(c:_Conn) -> int:
     if code // 100 != 2 or not m: c.fail(f"FTP server refused {cmd!r}: {code} {text}", code, cmd)
     return int(m[2]) if cmd == 'EPSV' else int(m[5]) * 256 + int(m[6])
 
-# %% ../nbs/32_retrieval.ipynb #c7391856
+# %% ../nbs/32_retrieval.ipynb #b42ab6a9
 def _ftp_transfer(c:_Conn, command:str, o:_Opts) -> bytes:
     "`RETR`/`NLST`/`LIST`: open a passive data connection to the same host, send `command`, read the data"
     port = _ftp_data_port(c)
@@ -329,7 +329,7 @@ def _ftp_transfer(c:_Conn, command:str, o:_Opts) -> bytes:
         if code // 100 != 2: c.fail(f"FTP transfer for {command!r} failed: {code} {text}", code, command)
     return data
 
-# %% ../nbs/32_retrieval.ipynb #cc7cc445
+# %% ../nbs/32_retrieval.ipynb #990b2863
 def ftp_session(host:str,          # the FTP server's host
                 port:int,          # its port (21 by default)
                 commands,          # the command lines to send, in order (`USER …`, `PASS …`, `CWD …`, `TYPE …`, `RETR …`)
@@ -362,7 +362,7 @@ def ftp_session(host:str,          # the FTP server's host
         except RetrievalError: pass
     return data if data is not None else b''
 
-# %% ../nbs/32_retrieval.ipynb #a0ebe81f
+# %% ../nbs/32_retrieval.ipynb #85d661b0
 def _retrieve_ftp(u, o:_Opts) -> bytes:
     "RFC 1630 \"FTP\" / RFC 1738 §3.2: log in, the CWDs, TYPE, then RETR or NLST: exactly `commands()`"
     guess = o.ftp_type if u.name else None      # an empty name without a type code lists the directory: no guess
@@ -370,7 +370,7 @@ def _retrieve_ftp(u, o:_Opts) -> bytes:
 
 _RETRIEVERS['ftp'] = _retrieve_ftp
 
-# %% ../nbs/32_retrieval.ipynb #79e2ad5b
+# %% ../nbs/32_retrieval.ipynb #a63071f0
 _TERMINATORS = (b'\r\n.\r\n', b'\n.\r\n', b'\n.\n', b'\r\n.', b'\n.')
 
 def undot(data:bytes) -> bytes:
@@ -381,7 +381,7 @@ def undot(data:bytes) -> bytes:
     body = data[:len(data) - len(t) + t.index(b'.')]
     return re.sub(rb'(^|\n)\.\.', rb'\1.', body)
 
-# %% ../nbs/32_retrieval.ipynb #e75fc172
+# %% ../nbs/32_retrieval.ipynb #d48703cf
 class MenuItem(NamedTuple):
     "One line of a gopher menu (RFC 1436): type, display string, selector, host, port (and a Gopher+ tag)"
     gtype: str       # the item type: '0' text, '1' menu, '7' search, '9' binary, 'i' information, '3' error, …
@@ -400,7 +400,7 @@ class MenuItem(NamedTuple):
 
 _GOPHER_SAFE = "$-_.+!*'(),;/:@&="   # RFC 1738 safe, extra and reserved, less '?' and '#' (and '%', always encoded)
 
-# %% ../nbs/32_retrieval.ipynb #8d8b93f1
+# %% ../nbs/32_retrieval.ipynb #457f06c5
 def parse_menu(data:bytes,              # a menu as received (the `.` line may be there or not)
                encoding:str='latin-1',  # how octets become characters (one per octet by default)
               ) -> tuple:
@@ -416,7 +416,7 @@ def parse_menu(data:bytes,              # a menu as received (the `.` line may b
         items.append(MenuItem(line[0], f[0], f[1], f[2], int(f[3]), f[4] if len(f) > 4 else ''))
     return tuple(items)
 
-# %% ../nbs/32_retrieval.ipynb #690731b3
+# %% ../nbs/32_retrieval.ipynb #e7ecca1f
 def _gopher_plus_body(c:_Conn, command:str) -> bytes:
     "Read a Gopher+ reply: `+N` N octets, `+-1` up to a `.` line, `+-2` to the close; `-…` is an error"
     head = c.readline('the Gopher+ reply header')
@@ -428,7 +428,7 @@ def _gopher_plus_body(c:_Conn, command:str) -> bytes:
     if h == b'+-2': return c.read_to_end('the Gopher+ data')
     return c.read_exactly(int(h[1:]), 'Gopher+ data')
 
-# %% ../nbs/32_retrieval.ipynb #ecac20f6
+# %% ../nbs/32_retrieval.ipynb #8990ab32
 _GOPHER_TEXT = frozenset('017')
 _GOPHER_ELSEWHERE = {'8': "a telnet session", 'T': "a tn3270 session", '2': "a CSO phone-book server (another protocol)"}
 
@@ -457,14 +457,14 @@ def gopher_exchange(host:str,        # the gopher server's host
             o.fail(f"gopher server error: {why}", 'gopher', command=request.rstrip('\r\n'))
     return data
 
-# %% ../nbs/32_retrieval.ipynb #b87d9e5b
+# %% ../nbs/32_retrieval.ipynb #31f20499
 def _retrieve_gopher(u, o:_Opts) -> bytes:
     "RFC 1630 \"Gopher\" / RFC 1738 §3.4: send `request()`, read the reply as the type code says"
     return gopher_exchange(u.host, u.effective_port, u.request(), u.gtype, o, plus=u.gopher_plus is not None)
 
 _RETRIEVERS['gopher'] = _retrieve_gopher
 
-# %% ../nbs/32_retrieval.ipynb #5fbacddb
+# %% ../nbs/32_retrieval.ipynb #f07c5c35
 def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
                   **kw,      # the options of `retrieve`
                  ) -> tuple:
@@ -474,7 +474,7 @@ def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type
         raise URIError(f"a menu is a gopher URL of type 1 or 7, not {url!r}", url, None, 'gopher')
     return parse_menu(retrieve(url, **kw))
 
-# %% ../nbs/32_retrieval.ipynb #34f7e2ed
+# %% ../nbs/32_retrieval.ipynb #931826c6
 def _retrieve_file(u, o:_Opts) -> bytes:
     "RFC 1630 \"file\": read the local file of a void or `localhost` host; any other host is an error"
     if not u.is_local:
