@@ -186,7 +186,7 @@ def _doc_host():
 def sphinx(proc, out):
     "Render with Sphinx (config in docs/conf.py)"
     html = WORK / "html"   # myst-nb writes its jupyter_execute/ next to the output folder: keep both in docs/_build
-    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-j", "1", "-c", str(DOCS), str(proc), str(html)]
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-j", "2", "-c", str(DOCS), str(proc), str(html)]
     subprocess.run(cmd, check=True)
     if out.exists(): shutil.rmtree(out)
     shutil.move(str(html), str(out))
