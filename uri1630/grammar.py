@@ -104,6 +104,10 @@ class GenericGrammar:
         self.absolute_re = re.compile(f"{ialpha}:{tail}")
         self.partial_re = re.compile(f"(?:{ialpha}:)?{tail}")
     def __repr__(self): return f"GenericGrammar({self.name!r})"
+    def _key(self): return (self.name, self.long_segments, self.void_segments, self.colon_in_path, self.void_fragment, self.future_escapes)
+    def __eq__(self, other): return self._key() == other._key() if isinstance(other, GenericGrammar) else NotImplemented
+    def __hash__(self): return hash(self._key())
+    def __reduce__(self): return (GenericGrammar, self._key())   # pickled as its options: the regexes are rebuilt
 
 # %% ../nbs/23_bnf_generic.ipynb #b816a4b4
 def describe_char(c:str) -> str:
