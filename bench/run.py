@@ -78,6 +78,9 @@ def _try_import(name):
     except ImportError: return None
 
 uritools, ada_url, rfc3986, yarl, hyperlink = map(_try_import, ('uritools', 'ada_url', 'rfc3986', 'yarl', 'hyperlink'))
+if yarl and hasattr(yarl, 'cache_configure'):   # yarl's lru_caches (hosts) sized 0: its uncached cost
+    try: yarl.cache_configure(idna_encode_size=0, idna_decode_size=0, ip_address_size=0, host_validate_size=0, encode_host_size=0)
+    except TypeError: pass
 _partial = _try_import('uri1630.partial') and sys.modules['uri1630.partial']
 _schemes = _try_import('uri1630.schemes') and sys.modules['uri1630.schemes']
 
@@ -109,7 +112,7 @@ def contenders():
     if ada_url:
         C['parse'].append(('ada_url.URL', ada_url.URL, 1))
         C['resolve'].append(('ada_url.join_url', ada_url.join_url, 2))
-    if yarl: C['parse'].append(('yarl.URL', _yarl, 1))
+    if yarl: C['parse'].append(('yarl.URL (no cache)', _yarl, 1))
     if rfc3986:
         C['parse'].append(('rfc3986', rfc3986.uri_reference, 1))
         C['validate'].append(('rfc3986+Validator', _rfc3986_validate, 1))
