@@ -7,7 +7,7 @@
 
 Rules the numbers obey (see nbs/34_performance.ipynb):
 - every contender sees the same items, each distinct URL once per run, so no result comes from a cache of earlier
-  inputs; urllib's `urlsplit` is called through `__wrapped__` (its `lru_cache` bypassed) and yarl's caches are cleared;
+  inputs; urllib's `urlsplit` is called through `__wrapped__` (its `lru_cache` bypassed) and yarl's caches are sized 0;
 - the contenders of one operation are interleaved in a shuffled order, run after run; the figure is the median;
 - a contender that raises on an item pays for the exception: that is its cost on that item;
 - time is this process's CPU time (`time.process_time_ns`), so other jobs on a shared machine count less.
@@ -79,7 +79,7 @@ def _try_import(name):
 
 uritools, ada_url, rfc3986, yarl, hyperlink = map(_try_import, ('uritools', 'ada_url', 'rfc3986', 'yarl', 'hyperlink'))
 if yarl and hasattr(yarl, 'cache_configure'):   # yarl's lru_caches (hosts) sized 0: its uncached cost
-    try: yarl.cache_configure(idna_encode_size=0, idna_decode_size=0, ip_address_size=0, host_validate_size=0, encode_host_size=0)
+    try: yarl.cache_configure(idna_encode_size=0, idna_decode_size=0, encode_host_size=0)
     except TypeError: pass
 _partial = _try_import('uri1630.partial') and sys.modules['uri1630.partial']
 _schemes = _try_import('uri1630.schemes') and sys.modules['uri1630.schemes']
