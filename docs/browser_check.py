@@ -161,11 +161,14 @@ def check_live_encoding(browser, shots):
         page.goto(url, wait_until="load")
         page.wait_for_selector(".u1630-result", timeout=90000)
         uri = "http://info.cern.ch/a%2Db~c%41"
-        type_and_expect(page, "URI", uri, canonical(uri), "encoding explorer (live, canonical)")
+        # by RFC 1630: '-' and 'A' are safe (their escapes decode), '~' is unsafe (encoded); at alphanumeric even '.' is encoded
+        want, want_alnum = "http://info.cern.ch/a-b%7EcA", "http://info%2Ecern%2Ech/a%2Db%7EcA"
+        check(canonical(uri) == want and to_level(uri, "alphanumeric") == want_alnum, "the library agrees with the expected values")
+        type_and_expect(page, "URI", uri, want, "encoding explorer (live, canonical)")
         page.locator(".widget-toggle-buttons button", has_text="alphanumeric").first.click()
         page.wait_for_function("([sel, want]) => [...document.querySelectorAll(sel)].some(e => e.textContent.trim() === want)",
-                               arg=[".u1630-result", to_level(uri, "alphanumeric")], timeout=20000)
-        check(True, f"encoding explorer (live): level alphanumeric shows {to_level(uri, 'alphanumeric')!r}")
+                               arg=[".u1630-result", want_alnum], timeout=20000)
+        check(True, f"encoding explorer (live): level alphanumeric shows {want_alnum!r}")
         if shots: page.screenshot(path=str(shots / "encoding_explorer.png"), full_page=True)
         check(not log["pageerror"], f"encoding explorer (live): no page errors {log['pageerror'][:3]}")
         if log["offsite"]: print(f"  info Voila's own template asked for (blocked): {sorted(set(log['offsite']))}")
@@ -180,15 +183,28 @@ def check_live_resolution(browser, shots):
         from uri1630.widgets import resolution as R  # noqa: F401
     except ImportError as e:
         print(f"  skip resolution explorer: {e}"); return
-    ctx_uri = "http://info.cern.ch/albert/bertram/marie-claude"
+    ctx_uri = "magic://a/b/c//d/e/f"   # the context of RFC 1630's example table
     with voila(nbs[0]) as url:
         page = browser.new_page(viewport={"width": 1280, "height": 900}); log = watch(page, "127.0.0.1")
         page.goto(url, wait_until="load")
         page.wait_for_selector(".u1630-result", timeout=90000)
         ctx_box = page.locator(".widget-text", has=page.locator("label", has_text="ontext")).locator("input").first
-        if ctx_box.count(): ctx_box.fill(ctx_uri); ctx_box.press("Enter")
-        for partial in ("dobbins", "../x/y", "//www.w3.org/pub"):
-            type_and_expect(page, "artial", partial, str(P.resolve(ctx_uri, partial)), "resolution explorer (live)")
+        ctx_box.fill(ctx_uri); ctx_box.press("Enter")
+        # RFC 1630's own table ("Partial (relative) form", p. 11), also what uri1630.partial.resolve answers
+        table = {"g": "magic://a/b/c//d/e/g", "//g": "magic://g", "../g": "magic://a/b/c//d/g", "/g": "magic://a/g"}
+        for partial, want in table.items():
+            check(P.resolve(ctx_uri, partial) == want, f"resolve({ctx_uri!r}, {partial!r}) == {want!r} (RFC 1630's table)")
+            type_and_expect(page, "artial", partial, want, "resolution explorer (live, examples reading)")
+        page.locator(".widget-toggle-buttons button", has_text="literal").first.click()
+        want = "magic://a/b/c//d/g"   # the RFC's sentence read literally (see nbs/07_partial_form.ipynb)
+        check(P.resolve(ctx_uri, "/g", "literal") == want, f"resolve(..., '/g', 'literal') == {want!r}")
+        try:
+            page.wait_for_function("([sel, want]) => [...document.querySelectorAll(sel)].some(e => e.textContent.trim() === want)",
+                                   arg=[".u1630-result", want], timeout=20000)
+            check(True, f"resolution explorer (live): literal reading of '/g' shows {want!r}")
+        except Exception:
+            check(False, f"resolution explorer (live): literal reading of '/g' should show {want!r}, shows "
+                         f"{[t.strip() for t in page.locator('.u1630-result').all_text_contents()]}")
         if shots: page.screenshot(path=str(shots / "resolution_explorer.png"), full_page=True)
         check(not log["pageerror"], f"resolution explorer (live): no page errors {log['pageerror'][:3]}")
         page.close()
