@@ -2,7 +2,8 @@
 
 - HTTP: CPython's `http.server` in a subprocess (`python -m http.server`).
 - FTP: pyftpdlib (PyPI, the `e2eserve` extra) in a subprocess: anonymous login and one named user.
-- Gopher: pygopherd (Debian package `pygopherd`) in a subprocess, with its own config file.
+- Gopher: pygopherd (Debian package `pygopherd`) in a subprocess, with its own config file; and
+  gophernicus (Debian package `gophernicus`), an inetd service, behind a small listener that plays inetd.
 - `Recorder`: a TCP proxy that forwards to a real server and records what each client sends on the wire,
   so that uri1630 and curl are observed the same way.
 - `Misbehaving`: a tiny socket server for failure cases only (closes early, stalls, garbles replies).
@@ -225,6 +226,37 @@ def start_gopher(root=None) -> Server:
         conf.write_text(_GOPHERD_CONF.format(port=port, host=HOST, root=root))
         return [PYGOPHERD, str(conf)]
     srv = _spawn_on_free_port('pygopherd', make, root, cwd=tmp)
+    srv._tmp = tmp
+    return srv
+
+
+# ---- Gopher, a second implementation: gophernicus (Debian), run inetd-style --------------------------------
+
+GOPHERNICUS = shutil.which('gophernicus') or '/usr/sbin/gophernicus'
+def have_gophernicus() -> bool: return os.path.exists(GOPHERNICUS)
+
+# gophernicus is an inetd service (one process per connection, the socket as stdin/stdout); this small
+# listener plays inetd. As root it runs gophernicus as `nobody`, since gophernicus refuses to run as root.
+_INETD = r"""
+import os, socket, subprocess, sys
+port, argv = int(sys.argv[1]), sys.argv[2:]
+ls = socket.create_server(("127.0.0.1", port))
+kw = dict(user="nobody", group="nogroup", extra_groups=[]) if os.geteuid() == 0 else {}
+while True:
+    c, _ = ls.accept()
+    subprocess.Popen(argv, stdin=c.fileno(), stdout=c.fileno(), stderr=subprocess.DEVNULL, **kw)
+    c.close()
+"""
+
+def start_gophernicus(root=None) -> Server:
+    "gophernicus (Debian) serving `root` on 127.0.0.1 (menus without header and footer lines)"
+    tmp = tempfile.mkdtemp(prefix='uri1630-gophernicus-')
+    if root is None: root = make_tree(Path(tmp) / 'root')
+    for d, _, files in os.walk(tmp):                       # readable by `nobody`
+        os.chmod(d, 0o755)
+        for f in files: os.chmod(os.path.join(d, f), 0o644)
+    srv = _spawn_on_free_port('gophernicus', lambda port: [sys.executable, '-c', _INETD, str(port), GOPHERNICUS,
+                              '-h', HOST, '-p', str(port), '-r', str(root), '-nv', '-nh', '-nf'], Path(root))
     srv._tmp = tmp
     return srv
 

@@ -194,6 +194,26 @@ def test_gopher_closes_early_and_timeout():
     with S.Misbehaving(lambda c, rec: time.sleep(2)) as m:
         assert "timed out after 0.3s" in str(_err(f"gopher://{m.host}:{m.port}/", timeout=0.3))
 
+@pytest.fixture(scope='module')
+def gophernicus():
+    _need(S.have_gophernicus(), 'gophernicus')
+    srv = S.start_gophernicus(); assert srv.alive()
+    yield srv
+    srv.stop(); assert not srv.alive()
+
+def test_gophernicus_menu_terminator_and_text(gophernicus):
+    "A second, independent gopher server: its menus end with the '.' line, its text files do not"
+    N = f"gopher://{gophernicus.host}:{gophernicus.port}"
+    from uri1630.retrieve import gopher_exchange
+    assert gopher_exchange(gophernicus.host, gophernicus.port, "/pub\r\n", "9").endswith(b"\r\n.\r\n")
+    menu = retrieve_menu(f"{N}/1/pub")
+    assert {i.selector for i in menu if i.gtype in '09'} == {'/pub/data.bin', '/pub/dots.txt', '/pub/hello.txt'}
+    assert all(retrieve(i.url) for i in menu if i.gtype in '09')
+    assert retrieve(f"{N}/0/pub/dots.txt") == S.TEXT.encode()
+    with S.Recorder(gophernicus.port) as rec:
+        retrieve(f"gopher://{rec.host}:{rec.port}/7/pub%09x")
+        assert rec.take() == [b"/pub\tx\r\n"]
+
 # ---- file and refused schemes ---------------------------------------------------------------------------
 
 def test_file(tmp_path):
