@@ -21,6 +21,8 @@ escape = j(LIT('%'), ch(HEX), ch(HEX))
 digit, alpha = ch(DIGIT), ch(ALPHA)
 digits = rep(digit, 1, 4)
 
+MINE_1630, MINE_1738 = {}, {}     # the strategies of the schemes uri1630.scheme_{mailto,news,mid} parse
+
 # ---------------------------------------------------------------- RFC 1630, pp. 24-27
 def rfc1630(printed=False):
     "A strategy for RFC 1630 `url`s (as printed, or with uri1630's five documented repairs), with optional `url:`"
@@ -63,6 +65,7 @@ def rfc1630(printed=False):
     if not printed: schemes.append(j(LIT('file://'), opt(host), LIT('/'), path))
     url = st.one_of(*schemes)
     tail = LIT('') if printed else opt(j(LIT('#'), opt(xalphas)))
+    MINE_1630.update(mailto=mailto, news=news, mid=mid, cid=cid)
     return j(opt(LIT('url:')), url, tail)
 
 # ---------------------------------------------------------------- RFC 1738 §5
@@ -103,6 +106,7 @@ def rfc1738():
     scheme = rep(ch(ALPHA[:26] + DIGIT + "+-."), 1, 6)
     predefined = {"http", "ftp", "news", "nntp", "telnet", "gopher", "wais", "mailto", "file", "prospero"}
     other = j(scheme.filter(lambda s: s not in predefined), LIT(':'), rep(xchar))
+    MINE_1738.update(mailto=mailto, news=news)
     return st.one_of(http, ftp, news, nntp, telnet, gopher, wais, mailto, file, prospero, other)
 
 GRAMMARS = {"rfc1630": rfc1630(), "rfc1630-as-printed": rfc1630(printed=True), "rfc1738": rfc1738()}
@@ -212,3 +216,51 @@ def test_linear_time(grammar, head, unit, tail):
         return best
     small, big = t(2000), t(16000)
     assert big < 30 * small + 0.05, (small, big)
+
+# ---------------------------------------------------------------- the scheme objects built on the grammars
+import pickle
+from uri1630.schemes import parse_url
+from uri1630.scheme_mailto import MailtoURL
+from uri1630.scheme_news import NewsURL
+from uri1630.scheme_mid import MidURL, CidURL
+from uri1630.encoding import unescape
+
+MINE = {"mailto": MailtoURL, "news": NewsURL, "mid": MidURL, "cid": CidURL}
+
+def _scheme(u):
+    body = u[4:] if u.startswith("url:") else u
+    return body.split(":", 1)[0], body
+
+MINE_STRATEGIES = {"rfc1630": st.one_of(*MINE_1630.values()), "rfc1738": st.one_of(*MINE_1738.values())}
+
+@pytest.mark.parametrize("grammar,rfc", [("rfc1630", "1630"), ("rfc1738", "1738")])
+def test_scheme_objects_of_generated_urls(grammar, rfc):
+    "Every generated mailto:/news:/mid:/cid: URL parses to its class; parts decode; objects hash, compare, pickle"
+    @given(MINE_STRATEGIES[grammar], st.booleans())
+    def check(body, prefixed):
+        scheme = body.split(":", 1)[0]
+        o = parse_url("url:" + body if prefixed else body, rfc)
+        assert type(o) is MINE[scheme] and str(o) == body
+        rest = unescape(body.split(":", 1)[1])
+        if scheme == "news":
+            assert (o.message_id if '@' in body else o.group) == rest
+        else:
+            assert getattr(o, {"mailto": "address", "mid": "message_id", "cid": "content_id"}[scheme]) == rest
+        assert pickle.loads(pickle.dumps(o)) == o and hash(o) == hash(parse_url(body, rfc))
+    check()
+
+@pytest.mark.parametrize("grammar,rfc", [("rfc1630", "1630"), ("rfc1738", "1738")])
+def test_scheme_object_errors_are_the_grammar_errors(grammar, rfc):
+    """A mutated mailto:/news:/mid:/cid: URL fails in parse_url exactly where the grammar says (the rule may differ:
+    the whole grammar may also have wanted a '#')"""
+    @given(MINE_STRATEGIES[grammar], st.integers(0, 10**6), st.sampled_from(" ~%@.a1/;*"))
+    def check(body, k, c):
+        scheme = body.split(":", 1)[0]
+        m = len(scheme) + 1 + k % (len(body) - len(scheme))
+        bad = body[:m] + c + body[m:]
+        e = error(bad, grammar)
+        try: parse_url(bad, rfc)
+        except URISyntaxError as p:
+            assert e is not None and p.position == e.position, (bad, p, e)
+        else: assert e is None, (bad, e)
+    check()
