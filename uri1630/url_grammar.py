@@ -6,27 +6,29 @@
 __all__ = ['RFC1630', 'RFC1630_AS_PRINTED', 'RFC1738', 'RFC1738_AS_PRINTED', 'DISAGREEMENTS', 'URLGrammar', 'check_production',
            'rfc1630_grammar', 'rfc1738_grammar', 'Disagreement']
 
-# %% ../nbs/24_bnf_url.ipynb #e44ee69e
+# %% ../nbs/24_bnf_url.ipynb #da29d553
 import re
 from typing import NamedTuple
 from .errors import URISyntaxError, _need_str
 from .grammar import (ALPHA, DIGIT, HEX, SAFE, SAFE_URL, EXTRA, ALPHANUM2, RFC1738_SAFE, RFC1738_EXTRA,
                              RFC1738_RESERVED, _cls, describe_char, register_grammar, validate, is_valid)
 
-# %% ../nbs/24_bnf_url.ipynb #9cd20624
+# %% ../nbs/24_bnf_url.ipynb #bb10cbfd
 _HEXSET = frozenset(HEX)
 
 class _State:
     "The diagnosing matcher's state: the text, and the farthest failure seen so far"
-    __slots__ = ('text', 'n', 'far', 'fails', 'stack', 'quiet', 'steps')
-    def __init__(self, text): self.text,self.n,self.far,self.fails,self.stack,self.quiet,self.steps = text,len(text),-1,[],[],0,0
+    __slots__ = ('text', 'n', 'far', 'fails', 'stack', 'quiet', 'steps', 'esc')
+    def __init__(self, text):
+        self.text,self.n,self.far,self.fails,self.stack,self.quiet,self.steps,self.esc = text,len(text),-1,[],[],0,0,-9
     def fail(self, i, rule, expected, strong=False):
         if self.quiet: return -1
+        if strong: self.esc = i                  # a malformed escape: remember its '%'
         if i > self.far: self.far, self.fails = i, []
         if i == self.far: self.fails.append((strong, rule or (self.stack[-1] if self.stack else 'url'), expected))
         return -1
 
-# %% ../nbs/24_bnf_url.ipynb #f6a54853
+# %% ../nbs/24_bnf_url.ipynb #c0dc2bbd
 class Node:
     "A grammar expression: `regex()` for the recogniser, `match(state, i)` (end or -1) for the diagnosis"
     def regex(self) -> str: raise NotImplementedError
@@ -52,7 +54,7 @@ class Lit(Node):
         while k < len(self.s) and i+k < st.n and st.text[i+k] == self.s[k]: k += 1
         return st.fail(i+k, None, repr(self.s))
 
-# %% ../nbs/24_bnf_url.ipynb #9bea61ce
+# %% ../nbs/24_bnf_url.ipynb #92f14182
 class Escape(Node):
     "`escape  % hex hex`; a malformed escape is reported at its `%`"
     name = 'escape'
@@ -69,7 +71,7 @@ class End(Node):
     def regex(self): return r"\Z"
     def match(self, st, i): return i if i == st.n else st.fail(i, None, 'end of text')
 
-# %% ../nbs/24_bnf_url.ipynb #2c0120c2
+# %% ../nbs/24_bnf_url.ipynb #ed9daaa3
 class Seq(Node):
     "`a b c`: each in turn"
     def __init__(self, *xs): self.xs = xs
@@ -90,7 +92,7 @@ class Alt(Node):
             if j >= 0: return j
         return -1
 
-# %% ../nbs/24_bnf_url.ipynb #875b4ecf
+# %% ../nbs/24_bnf_url.ipynb #eed65f35
 class Opt(Node):
     "`[ a ]`, possessive"
     def __init__(self, x): self.x = x
@@ -111,7 +113,7 @@ class Rep(Node):
             i, k = j, k+1
         return i if k >= self.min else -1
 
-# %% ../nbs/24_bnf_url.ipynb #3a052f96
+# %% ../nbs/24_bnf_url.ipynb #9fcd29e0
 class Not(Node):
     "A negative lookahead: matches nothing, and only where `x` does not match"
     def __init__(self, x): self.x = x
@@ -132,7 +134,7 @@ class Rule(Node):
         finally: st.stack.pop()
     def __repr__(self): return f"Rule({self.name!r})"
 
-# %% ../nbs/24_bnf_url.ipynb #874ccd54
+# %% ../nbs/24_bnf_url.ipynb #abe7e05a
 def _rules(node, out, chars):
     "Collect the `Rule`s under `node` by name (in order of first appearance), and every character it names"
     if isinstance(node, Rule):
@@ -143,7 +145,7 @@ def _rules(node, out, chars):
     for x in getattr(node, 'xs', ()) or ((node.x,) if hasattr(node, 'x') else ()): _rules(x, out, chars)
     return out
 
-# %% ../nbs/24_bnf_url.ipynb #7b2b1ef8
+# %% ../nbs/24_bnf_url.ipynb #cb64e89b
 class URLGrammar:
     "A URL grammar of RFC 1630 or RFC 1738: a recogniser compiled once, and a diagnosing matcher"
     def __init__(self,
@@ -163,7 +165,7 @@ class URLGrammar:
         "Raise `URISyntaxError` unless `text` is a URL of this grammar (for grammars not in the registry)"
         _check(self)(_need_str(text))
 
-# %% ../nbs/24_bnf_url.ipynb #0b2682b1
+# %% ../nbs/24_bnf_url.ipynb #4b44f4ae
 def _diagnose(g:URLGrammar, text:str):
     "Raise `URISyntaxError` at the first position where `text` leaves grammar `g`"
     off = len(g.prefix) if g.prefix and text.startswith(g.prefix) else 0
@@ -181,18 +183,17 @@ def _diagnose(g:URLGrammar, text:str):
 
 def _raise(g, st, text):
     "Raise the `URISyntaxError` for the farthest failure in `st`, naming a rule"
-    strong = [f for f in st.fails if f[0]]
+    if st.esc <= st.far <= st.esc + 2:      # the text goes wrong inside a malformed escape: blame its '%'
+        raise URISyntaxError("'%' must be followed by two hexadecimal digits", text, st.esc, 'escape')
     structural = [f for f in st.fails if f[2] not in ('end of text', 'escape')]
-    if strong: rule = strong[0][1]           # a malformed escape
-    elif st.far < st.n and text[st.far] not in g.alphabet: rule = st.fails[0][1]   # a character no production has
+    if st.far < st.n and text[st.far] not in g.alphabet: rule = st.fails[0][1]   # a character no production has
     else: rule = (structural or st.fails)[-1][1]    # a character (or the end) in the wrong place
     expected = ' or '.join(dict.fromkeys(e for _, _, e in st.fails))
-    if strong: what = "'%' must be followed by two hexadecimal digits"
-    elif st.far >= st.n: what = f"the URL ends too early (expected {expected})"
+    if st.far >= st.n: what = f"the URL ends too early (expected {expected})"
     else: what = f"{describe_char(text[st.far])} is not allowed here (expected {expected})"
     raise URISyntaxError(what, text, st.far, rule)
 
-# %% ../nbs/24_bnf_url.ipynb #8e7620cd
+# %% ../nbs/24_bnf_url.ipynb #cf2bda56
 def _check(g:URLGrammar):
     "The `check(text, partial)` function `register_grammar` wants, for grammar `g`"
     recognise = g.recogniser.fullmatch
@@ -202,7 +203,7 @@ def _check(g:URLGrammar):
     check.grammar = g
     return check
 
-# %% ../nbs/24_bnf_url.ipynb #2b02332c
+# %% ../nbs/24_bnf_url.ipynb #fdbcb67a
 _PRODUCTIONS = {}
 
 def check_production(text:str,             # the whole text the caller passed
@@ -219,13 +220,13 @@ def check_production(text:str,             # the whole text the caller passed
     if Seq(g.rules[production], End()).match(st, start) == end: raise AssertionError("internal: recogniser and matcher disagree")
     _raise(g, st, text)
 
-# %% ../nbs/24_bnf_url.ipynb #1236ef9d
+# %% ../nbs/24_bnf_url.ipynb #bab23d43
 def _mailform(x, xnoat, esc, alpha, host_start, host, name):
     "`xalphas @ host`, deterministically: up to the first `@` (after the first character) that starts a host"
     y = Alt(xnoat, esc, Seq(Lit('@'), Not(host_start)))
     return Rule(name, Seq(x, Rep(y), Lit('@'), host))
 
-# %% ../nbs/24_bnf_url.ipynb #9d2f1ce2
+# %% ../nbs/24_bnf_url.ipynb #d769896a
 def rfc1630_grammar(name:str="rfc1630",
                     safe:str=SAFE_URL,             # `safe` as printed in the URL BNF (`SAFE_URL`) or the generic BNF (`SAFE`)
                     fragment:bool=True,            # repair 1: `url [ # fragmentid ]`
@@ -243,7 +244,7 @@ def rfc1630_grammar(name:str="rfc1630",
     start = Seq(Opt(Rule('prefixedurl', Lit('url:'))), url, tail, End())
     return URLGrammar(name, start, schemes, prefix='url:', note="RFC 1630, BNF for specific URL schemes")
 
-# %% ../nbs/24_bnf_url.ipynb #5f06bb5e
+# %% ../nbs/24_bnf_url.ipynb #870d8174
 def _rfc1630_characters(safe):
     "The character productions of RFC 1630's URL BNF, p. 26"
     esc = Escape()
@@ -256,7 +257,7 @@ def _rfc1630_characters(safe):
                 digits=Rule('digits', Rep(digit, 1)),
                 alphanums=Rule('alphanums', Rep(Chars('alphanum', ALPHA+DIGIT), 1)))
 
-# %% ../nbs/24_bnf_url.ipynb #b6da5e15
+# %% ../nbs/24_bnf_url.ipynb #92790d54
 def _rfc1630_hosts(C):
     "`login`, `hostport`, `host`, `hostname`, `hostnumber`, `port`, `user`, `password` (RFC 1630, p. 25)"
     ialpha, digits, dot = C['ialpha'], C['digits'], Lit('.')
@@ -270,7 +271,7 @@ def _rfc1630_hosts(C):
     login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
-# %% ../nbs/24_bnf_url.ipynb #8392ef33
+# %% ../nbs/24_bnf_url.ipynb #14239edb
 def _rfc1630_paths(C, void_segments):
     "`path`, `segment`, `search`, `fragmentid` (RFC 1630, pp. 25–26)"
     xpalpha, slash = C['xpalpha'], Lit('/')
@@ -280,7 +281,7 @@ def _rfc1630_paths(C, void_segments):
     search = Rule('search', Seq(C['xalphas'], Rep(Seq(Lit('+'), C['xalphas']))))
     return dict(path=path, segment=segment, search=search, fragmentid=Rule('fragmentid', C['xalphas']))
 
-# %% ../nbs/24_bnf_url.ipynb #6ce9a54e
+# %% ../nbs/24_bnf_url.ipynb #8187d573
 def _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_type):
     "Every production of RFC 1630's URL BNF, by name"
     C = _rfc1630_characters(safe); H = _rfc1630_hosts(C); P = {**C, **H, **_rfc1630_paths(C, void_segments)}
@@ -298,7 +299,7 @@ def _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_ty
     _rfc1630_wais_prospero(P)
     return P
 
-# %% ../nbs/24_bnf_url.ipynb #a28e27a4
+# %% ../nbs/24_bnf_url.ipynb #08154fa8
 def _rfc1630_mail_news(P, fragment):
     "`mailtoaddress`, `midaddress`, `cidaddress`, `newsaddress`, `nntpaddress`, with `xalphas @ host` made deterministic"
     xnoat = Chars('xalpha', P['xchars'].replace('@', ''))
@@ -315,7 +316,7 @@ def _rfc1630_mail_news(P, fragment):
     P['newsaddress'] = Rule('newsaddress', Seq(Lit('news:'), groupart))
     P['nntpaddress'] = Rule('nntpaddress', Seq(Lit('nntp:'), group, Lit('/'), P['digits']))
 
-# %% ../nbs/24_bnf_url.ipynb #9ce2402b
+# %% ../nbs/24_bnf_url.ipynb #6d1fc1f9
 def _rfc1630_wais_prospero(P):
     "`waisaddress` (`waisindex | waisdoc`, factored) and `prosperoaddress`"
     path, digits, hostport, xalphas = P['path'], P['digits'], P['hostport'], P['xalphas']
@@ -326,14 +327,14 @@ def _rfc1630_wais_prospero(P):
     version = Seq(Lit('%00'), Rule('version', digits), Opt(Rule('attributes', Rep(P['alphanums'], 1))))
     P['prosperoaddress'] = Rule('prosperoaddress', Seq(Lit('prospero://'), hostport, Lit('/'), Rule('hsoname', path), Opt(version)))
 
-# %% ../nbs/24_bnf_url.ipynb #218a5999
+# %% ../nbs/24_bnf_url.ipynb #9c7f5cb2
 RFC1630 = rfc1630_grammar()
 RFC1630_AS_PRINTED = rfc1630_grammar("rfc1630-as-printed", fragment=False, void_segments=False, ftp_type=False,
                                      gopher_void_type=False, file_scheme=False)
 register_grammar('rfc1630', _check(RFC1630))
 register_grammar('rfc1630-as-printed', _check(RFC1630_AS_PRINTED))
 
-# %% ../nbs/24_bnf_url.ipynb #cefa4f86
+# %% ../nbs/24_bnf_url.ipynb #bec7e48b
 def _rfc1738_characters():
     "The character productions of RFC 1738 §5"
     esc = Escape()
@@ -343,7 +344,7 @@ def _rfc1738_characters():
     return dict(escape=esc, U=U, uchars=uchars, xchar=xchar, uchar=Rule('uchar', Alt(Chars('uchar', U), esc)),
                 alpha=Chars('alpha', ALPHA), digits=Rule('digits', Rep(Chars('digit', DIGIT), 1)))
 
-# %% ../nbs/24_bnf_url.ipynb #f74226a7
+# %% ../nbs/24_bnf_url.ipynb #c8750d16
 def _rfc1738_hosts(C):
     "`login` … `hostnumber` of RFC 1738 §5, with `domainlabel`/`toplabel` made deterministic"
     ad, dot, digits = Chars('alphadigit', ALPHA+DIGIT), Lit('.'), C['digits']
@@ -357,7 +358,7 @@ def _rfc1738_hosts(C):
     login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
-# %% ../nbs/24_bnf_url.ipynb #d4ec24af
+# %% ../nbs/24_bnf_url.ipynb #2ce36abe
 def _rfc1738_productions():
     "Every scheme production of RFC 1738 §5, by scheme name"
     C = _rfc1738_characters(); P = {**C, **_rfc1738_hosts(C)}
@@ -377,7 +378,7 @@ def _rfc1738_productions():
     _rfc1738_news_wais(C, P, S, search)
     return P, S
 
-# %% ../nbs/24_bnf_url.ipynb #23ced9eb
+# %% ../nbs/24_bnf_url.ipynb #a241c32e
 def _rfc1738_news_wais(C, P, S, search):
     "`newsurl`, `nntpurl`, `telneturl`, `waisurl`, `prosperourl` of RFC 1738 §5"
     uchars, sl, hostport = C['uchars'], Lit('/'), P['hostport']
@@ -395,7 +396,7 @@ def _rfc1738_news_wais(C, P, S, search):
     ppath = Rule('ppath', Seq(Rule('psegment', uchars('psegment', '?:@&=')), Rep(Seq(sl, Rule('psegment', uchars('psegment', '?:@&='))))))
     S['prospero'] = Rule('prosperourl', Seq(Lit('prospero://'), hostport, sl, ppath, Rep(fieldspec)))
 
-# %% ../nbs/24_bnf_url.ipynb #d9d6e7b1
+# %% ../nbs/24_bnf_url.ipynb #513930ab
 def rfc1738_grammar(name:str="rfc1738",
                     other_excludes_predefined:bool=True,  # `otherurl` only for schemes without a production of their own
                    ) -> URLGrammar:
@@ -414,19 +415,19 @@ def rfc1738_grammar(name:str="rfc1738",
         start = url
     return URLGrammar(name, start, {s: S[s] for s in order}, other=True, note="RFC 1738 §5")
 
-# %% ../nbs/24_bnf_url.ipynb #13d27b6b
+# %% ../nbs/24_bnf_url.ipynb #5294297c
 RFC1738 = rfc1738_grammar()
 RFC1738_AS_PRINTED = rfc1738_grammar("rfc1738-as-printed", other_excludes_predefined=False)
 register_grammar('rfc1738', _check(RFC1738))
 register_grammar('rfc1738-as-printed', _check(RFC1738_AS_PRINTED))
 _URL_GRAMMARS = {g.name: g for g in (RFC1630, RFC1630_AS_PRINTED, RFC1738, RFC1738_AS_PRINTED)}
 
-# %% ../nbs/24_bnf_url.ipynb #c1dd907d
+# %% ../nbs/24_bnf_url.ipynb #4e669828
 class Disagreement(NamedTuple):
     "A place where the URL grammars of RFC 1630 and RFC 1738 disagree, with a URL showing it"
     topic: str; rfc1630: str; rfc1738: str; example: str; valid_1630: bool; valid_1738: bool
 
-# %% ../nbs/24_bnf_url.ipynb #e44cf8e5
+# %% ../nbs/24_bnf_url.ipynb #8061bbf6
 DISAGREEMENTS = (
     Disagreement('safe', 'safe  $ - _ @ . & + - (p. 26; the generic BNF omits +)', 'safe  "$" "-" "_" "." "+"; @ & reserved',
                  'http://a+b.org/', True, False),
