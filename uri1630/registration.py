@@ -5,12 +5,12 @@
 # %% auto #0
 __all__ = ['RESERVED_NAMES', 'is_experimental', 'scheme_status']
 
-# %% ../nbs/22_registration.ipynb #251fd5de
+# %% ../nbs/22_registration.ipynb #53bd4d09
 from types import MappingProxyType
 from .errors import _need_str
 from .schemes import SCHEMES
 
-# %% ../nbs/22_registration.ipynb #66ea978a
+# %% ../nbs/22_registration.ipynb #1ef9e219
 # RFC 1630 p. 22: "urn:" is reserved; RFC 1738 §4: names IANA should reserve for future definition
 RESERVED_NAMES = MappingProxyType({
     "urn": "Uniform Resource Names (RFC 1630: reserved for the IETF work in progress)",
@@ -19,12 +19,14 @@ RESERVED_NAMES = MappingProxyType({
     "tn3270": "Interactive 3270 emulation sessions", "mailserver": "Access to data available from mail servers",
     "z39.50": "Access to ANSI Z39.50 services"})
 
-def is_experimental(scheme:str) -> bool:
+def is_experimental(scheme:str,  # a scheme name
+                   ) -> bool:
     "`True` for an experimental scheme name: it starts with the characters \"x-\" (any case)"
     return _need_str(scheme, 'scheme')[:2].lower() == 'x-'
 
-# %% ../nbs/22_registration.ipynb #ec360774
-def scheme_status(scheme:str) -> str:
+# %% ../nbs/22_registration.ipynb #b5da3f82
+def scheme_status(scheme:str,  # a scheme name (any case)
+                 ) -> str:
     "\"registered\" (`parse_url` has a parser), \"experimental\" (`x-`), \"reserved\" (`RESERVED_NAMES`) or \"unknown\""
     s = _need_str(scheme, 'scheme').lower()
     if s in SCHEMES: return "registered"

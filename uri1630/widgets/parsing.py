@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['DERIVED', 'RFC_EXAMPLES', 'marked_html', 'error_html', 'parts_html', 'parse_html', 'ParseExplorer']
 
-# %% ../../nbs/24a_parse_explorer.ipynb #62c91bf7
+# %% ../../nbs/24a_parse_explorer.ipynb #5491e59e
 import html
 from dataclasses import fields, is_dataclass
 import ipywidgets as W
@@ -14,7 +14,7 @@ from ..errors import URIError
 from ..grammar import validate
 from ..schemes import parse_url
 
-# %% ../../nbs/24a_parse_explorer.ipynb #d3ececc7
+# %% ../../nbs/24a_parse_explorer.ipynb #79bef27f
 def marked_html(text:str,  # the text that was read
                 pos:int,   # the 0-based position to highlight (may be `len(text)`: the end)
                ) -> str:
@@ -26,13 +26,15 @@ def marked_html(text:str,  # the text that was read
             f'<span class="u1630-bad" style="background:#ffcdd2;color:#b71c1c;font-weight:bold">{bad}</span>'
             f'{html.escape(text[pos+1:])}</code>')
 
-def error_html(e:URIError, text:str) -> str:
+def error_html(e:URIError,  # the error, with `position`, `message` and `rule`
+               text:str,     # the text it was raised for
+              ) -> str:
     "An error box: the message, the rule, and `text` marked at the error's position"
     where = marked_html(text, e.position) if e.position is not None else f'<code>{html.escape(text)}</code>'
     return (f'<div class="u1630-error"><b>{html.escape(type(e).__name__)}</b> at {e.position}: '
             f'{html.escape(e.message)} (rule <code>{html.escape(str(e.rule))}</code>)<br>{where}</div>')
 
-# %% ../../nbs/24a_parse_explorer.ipynb #6d4db6aa
+# %% ../../nbs/24a_parse_explorer.ipynb #6bb97395
 DERIVED = ('request_target', 'proxy_target', 'commands', 'request', 'command', 'to_local_path', 'segments',
            'fields', 'advice', 'header', 'effective_port', 'all_groups', 'is_hierarchical')
 
@@ -52,8 +54,9 @@ def _derived(obj):
             except Exception as e: v = e
         yield name, v
 
-# %% ../../nbs/24a_parse_explorer.ipynb #a7712dcf
-def parts_html(obj) -> str:
+# %% ../../nbs/24a_parse_explorer.ipynb #220c4d1a
+def parts_html(obj:object,  # a scheme object from `parse_url`
+              ) -> str:
     "A table of the parts of a scheme object, then what it derives (`request_target()`, `commands()` …)"
     rows = [f'<tr><td><b>class</b></td><td><code>{type(obj).__name__}</code></td></tr>']
     if is_dataclass(obj):
@@ -65,7 +68,7 @@ def parts_html(obj) -> str:
         rows.append(f'<tr class="u1630-derived"><td><i>{name}</i></td><td>{shown}</td></tr>')
     return f'<table class="u1630-parts">{"".join(rows)}</table>'
 
-# %% ../../nbs/24a_parse_explorer.ipynb #84c8719c
+# %% ../../nbs/24a_parse_explorer.ipynb #5d150666
 def parse_html(text:str,            # the URL (or URI) to explore
                grammar:str="rfc1738",# the grammar to check it against: "generic", "rfc1630", "rfc1738", …
                rfc:str="1738",       # whose reading `parse_url` follows where the RFCs disagree
@@ -80,7 +83,7 @@ def parse_html(text:str,            # the URL (or URI) to explore
     except URIError as e: parts = f'<div>parse_url(…, rfc="{html.escape(rfc)}"):</div>' + error_html(e, text)
     return f'<div class="u1630-parse">{verdict}{parts}</div>'
 
-# %% ../../nbs/24a_parse_explorer.ipynb #f2835b7d
+# %% ../../nbs/24a_parse_explorer.ipynb #a1ebb5dd
 RFC_EXAMPLES = {
     "HTTP, port (RFC 1630)": "http://info.cern.ch:8000/imaginary/test",
     "HTTP, fragment (RFC 1630)": "http://www.myu.edu/org/admin/people#andy",
@@ -98,10 +101,13 @@ RFC_EXAMPLES = {
     "url: prefix (RFC 1630)": "url:http://info.cern.ch/",
 }
 
-# %% ../../nbs/24a_parse_explorer.ipynb #6eb4d094
+# %% ../../nbs/24a_parse_explorer.ipynb #22ad1d89
 class ParseExplorer(W.VBox):
     "Explore a URL: its scheme's parts and derived requests, and the verdict of a grammar with the error marked"
-    def __init__(self, url:str=RFC_EXAMPLES["FTP, type=d (RFC 1738)"], grammar:str="rfc1738", rfc:str="1738"):
+    def __init__(self,
+                 url:str=RFC_EXAMPLES["FTP, type=d (RFC 1738)"],  # the URL shown first
+                 grammar:str="rfc1738",                             # the grammar checked first
+                 rfc:str="1738"):                                   # the reading `parse_url` follows first
         self.example = W.Dropdown(options=[('(type your own)', '')] + list(RFC_EXAMPLES.items()),
                                   value=url if url in RFC_EXAMPLES.values() else '', description='RFC example')
         self.text = W.Text(value=url, description='URL', layout=W.Layout(width='95%'))
