@@ -308,3 +308,14 @@ def test_cli_get(httpd, tmp_path):
     assert out.read_bytes() == b"Hello, world.\nSecond line.\n"
     r = run(f"http://{httpd.host}:{httpd.port}/missing")
     assert r.returncode == 1 and r.stdout == b"" and b"HTTP 404" in r.stderr
+
+
+def test_many_tiny_chunks_is_linear():
+    "Reading is linear in the reply: 4x the chunks takes about 4x the time, not 16x"
+    def timed(n):
+        raw = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + b"1\r\nx\r\n" * n + b"0\r\n\r\n"
+        with S.Misbehaving(lambda c, rec: (S.read_until(c, b"\r\n\r\n"), c.sendall(raw))) as m:
+            t = time.perf_counter(); assert retrieve(f"http://{m.host}:{m.port}/") == b"x" * n
+            return time.perf_counter() - t
+    small, big = min(timed(10000) for _ in range(2)), min(timed(40000) for _ in range(2))
+    assert big < 10 * small + 0.05, (small, big)

@@ -39,7 +39,8 @@ class _Conn:
     "A TCP connection with a timeout on every operation and a bound on the octets read"
     def __init__(self, host, port, timeout, max_bytes, url, rule, trace=None, deadline=None):
         self.url, self.rule, self.max_bytes, self.trace, self.n = url, rule, max_bytes, trace, 0
-        self.timeout, self.buf, self.deadline = timeout, b'', deadline
+        self.timeout, self.deadline = timeout, deadline
+        self.buf, self.pos = bytearray(), 0      # received, not yet consumed: buf[pos:]
         try: self.sock = socket.create_connection((host, port), timeout=timeout)
         except socket.timeout: self.fail(f"timed out after {timeout}s connecting to {host}:{port}")
         except OSError as e: self.fail(f"cannot connect to {host}:{port}: {e.strerror or e}")
@@ -72,21 +73,22 @@ def _recv(self:_Conn, what:str) -> bytes:
     return b
 
 def _readline(self:_Conn, what:str, limit:int=65536) -> bytes:
-    "One line ending in LF (CR LF kept); `b''` if the stream ends first with nothing buffered"
-    while b'\n' not in self.buf:
-        if len(self.buf) > limit: self.fail(f"a line longer than {limit} octets while reading {what}")
+    "One line ending in LF (CR LF kept); what is left (maybe `b''`) if the stream ends first"
+    scan = self.pos
+    while (i := self.buf.find(b'\n', scan)) < 0:
+        if len(self.buf) - self.pos > limit: self.fail(f"a line longer than {limit} octets while reading {what}")
+        del self.buf[:self.pos]; self.pos = 0; scan = len(self.buf)   # keep only the partial line; scan only new octets
         b = self._recv(what)
-        if not b: line, self.buf = self.buf, b''; return line
+        if not b: line = bytes(self.buf); self.buf.clear(); return line
         self.buf += b
-    i = self.buf.index(b'\n') + 1
-    line, self.buf = self.buf[:i], self.buf[i:]
+    line = bytes(self.buf[self.pos:i + 1]); self.pos = i + 1
     if self.trace: self.trace('<', line.decode('latin-1').rstrip('\r\n'))
     return line
 
 # %% ../nbs/32_retrieval.ipynb #7bcc7c33
 def _read_to_end(self:_Conn, what:str) -> bytes:
     "Everything until the server closes the connection (bounded by `max_bytes`)"
-    parts = [self.buf]; self.buf = b''
+    parts = [bytes(self.buf[self.pos:])]; self.buf.clear(); self.pos = 0
     while True:
         b = self._recv(what)
         if not b: return b''.join(parts)
@@ -95,11 +97,12 @@ def _read_to_end(self:_Conn, what:str) -> bytes:
 def _read_exactly(self:_Conn, n:int, what:str) -> bytes:
     "Exactly `n` octets; a server that closes before is an error"
     if n > self.max_bytes: self.fail(f"the {what} is {n} octets, more than max_bytes={self.max_bytes}")
-    parts, have = [self.buf[:n]], len(self.buf[:n]); self.buf = self.buf[n:]
+    parts = [bytes(self.buf[self.pos:self.pos + n])]; have = len(parts[0]); self.pos += have
     while have < n:
         b = self._recv(what)
         if not b: self.fail(f"the server closed the connection after {have} of {n} octets of the {what}")
-        parts.append(b[:n - have]); self.buf += b[n - have:]; have += len(b[:n - have])
+        parts.append(b[:n - have]); have += len(parts[-1])
+        if have == n: del self.buf[:self.pos]; self.buf += b[len(parts[-1]):]; self.pos = 0   # keep what follows
     return b''.join(parts)
 
 def _close(self:_Conn):
