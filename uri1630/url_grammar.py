@@ -6,14 +6,14 @@
 __all__ = ['RFC1630', 'RFC1630_AS_PRINTED', 'RFC1738', 'RFC1738_AS_PRINTED', 'DISAGREEMENTS', 'URLGrammar', 'check_production',
            'rfc1630_grammar', 'rfc1738_grammar', 'Disagreement']
 
-# %% ../nbs/24_bnf_url.ipynb #a9f4644f
+# %% ../nbs/24_bnf_url.ipynb #c5eb24d1
 import re
 from typing import NamedTuple
 from .errors import URISyntaxError, _need_str
 from .grammar import (ALPHA, DIGIT, HEX, SAFE, SAFE_URL, EXTRA, ALPHANUM2, RFC1738_SAFE, RFC1738_EXTRA,
                              RFC1738_RESERVED, _cls, describe_char, register_grammar, validate, is_valid)
 
-# %% ../nbs/24_bnf_url.ipynb #45b80444
+# %% ../nbs/24_bnf_url.ipynb #e9bdb60d
 _HEXSET = frozenset(HEX)
 
 class _State:
@@ -28,7 +28,7 @@ class _State:
         if i == self.far: self.fails.append((strong, rule or (self.stack[-1] if self.stack else 'url'), expected))
         return -1
 
-# %% ../nbs/24_bnf_url.ipynb #76656222
+# %% ../nbs/24_bnf_url.ipynb #30e4c5c7
 class Node:
     "A grammar expression: `regex()` for the recogniser, `match(state, i)` (end or -1) for the diagnosis"
     def regex(self) -> str: raise NotImplementedError
@@ -54,7 +54,7 @@ class Lit(Node):
         while k < len(self.s) and i+k < st.n and st.text[i+k] == self.s[k]: k += 1
         return st.fail(i+k, None, repr(self.s))
 
-# %% ../nbs/24_bnf_url.ipynb #9ab5d481
+# %% ../nbs/24_bnf_url.ipynb #263ac556
 class Escape(Node):
     "`escape  % hex hex`; a malformed escape is reported at its `%`"
     name = 'escape'
@@ -71,7 +71,7 @@ class End(Node):
     def regex(self): return r"\Z"
     def match(self, st, i): return i if i == st.n else st.fail(i, None, 'end of text')
 
-# %% ../nbs/24_bnf_url.ipynb #7361eff8
+# %% ../nbs/24_bnf_url.ipynb #0891f7bf
 class Seq(Node):
     "`a b c`: each in turn"
     def __init__(self, *xs): self.xs = xs
@@ -92,7 +92,7 @@ class Alt(Node):
             if j >= 0: return j
         return -1
 
-# %% ../nbs/24_bnf_url.ipynb #8a015ae4
+# %% ../nbs/24_bnf_url.ipynb #a507c6d4
 class Opt(Node):
     "`[ a ]`, possessive"
     def __init__(self, x): self.x = x
@@ -113,7 +113,7 @@ class Rep(Node):
             i, k = j, k+1
         return i if k >= self.min else -1
 
-# %% ../nbs/24_bnf_url.ipynb #7f1e7d4e
+# %% ../nbs/24_bnf_url.ipynb #509f7d73
 class Not(Node):
     "A negative lookahead: matches nothing, and only where `x` does not match"
     def __init__(self, x): self.x = x
@@ -134,7 +134,7 @@ class Rule(Node):
         finally: st.stack.pop()
     def __repr__(self): return f"Rule({self.name!r})"
 
-# %% ../nbs/24_bnf_url.ipynb #3925ae14
+# %% ../nbs/24_bnf_url.ipynb #aa61b8cb
 def _rules(node, out, chars):
     "Collect the `Rule`s under `node` by name (in order of first appearance), and every character it names"
     if isinstance(node, Rule):
@@ -145,7 +145,7 @@ def _rules(node, out, chars):
     for x in getattr(node, 'xs', ()) or ((node.x,) if hasattr(node, 'x') else ()): _rules(x, out, chars)
     return out
 
-# %% ../nbs/24_bnf_url.ipynb #f4189041
+# %% ../nbs/24_bnf_url.ipynb #438db8b8
 class URLGrammar:
     "A URL grammar of RFC 1630 or RFC 1738: a recogniser compiled once, and a diagnosing matcher"
     def __init__(self,
@@ -167,7 +167,7 @@ class URLGrammar:
         "Raise `URISyntaxError` unless `text` is a URL of this grammar (for grammars not in the registry)"
         _check(self)(_need_str(text))
 
-# %% ../nbs/24_bnf_url.ipynb #3f7e9c8d
+# %% ../nbs/24_bnf_url.ipynb #525fc5a0
 def _diagnose(g:URLGrammar, text:str):
     "Raise `URISyntaxError` at the first position where `text` leaves grammar `g`"
     off = len(g.prefix) if g.prefix and text.startswith(g.prefix) else 0
@@ -195,7 +195,7 @@ def _raise(g, st, text):
     else: what = f"{describe_char(text[st.far])} is not allowed here (expected {expected})"
     raise URISyntaxError(what, text, st.far, rule)
 
-# %% ../nbs/24_bnf_url.ipynb #3a27d6de
+# %% ../nbs/24_bnf_url.ipynb #973740e1
 def _check(g:URLGrammar):
     "The `check(text, partial)` function `register_grammar` wants, for grammar `g`"
     recognise = g.recogniser.fullmatch
@@ -205,7 +205,7 @@ def _check(g:URLGrammar):
     check.grammar = g
     return check
 
-# %% ../nbs/24_bnf_url.ipynb #c5b45198
+# %% ../nbs/24_bnf_url.ipynb #9547c926
 _PRODUCTIONS = {}
 
 def check_production(text:str,             # the whole text the caller passed
@@ -214,7 +214,12 @@ def check_production(text:str,             # the whole text the caller passed
                      grammar:str="rfc1630",# "rfc1630", "rfc1738" or an `-as-printed` variant
                     ) -> None:
     "Raise `URISyntaxError` (positions in `text`) unless `text[start:end]` is derivable from `production` of `grammar`"
-    g = _URL_GRAMMARS[grammar]
+    _need_str(text)
+    g = _URL_GRAMMARS.get(grammar)
+    if g is None: raise ValueError(f"unknown URL grammar {grammar!r}; known: {', '.join(_URL_GRAMMARS)}")
+    if production not in g.rules: raise ValueError(f"grammar {grammar!r} has no production {production!r}")
+    if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(text)):
+        raise ValueError(f"start and end must be indices of text with 0 <= start <= end <= {len(text)}")
     key = (grammar, production)
     if key not in _PRODUCTIONS: _PRODUCTIONS[key] = re.compile(g.rules[production].regex())
     if _PRODUCTIONS[key].fullmatch(text, start, end): return
@@ -222,13 +227,13 @@ def check_production(text:str,             # the whole text the caller passed
     if Seq(g.rules[production], End()).match(st, start) == end: raise AssertionError("internal: recogniser and matcher disagree")
     _raise(g, st, text)
 
-# %% ../nbs/24_bnf_url.ipynb #4e07bea2
+# %% ../nbs/24_bnf_url.ipynb #7d3767a7
 def _mailform(x, xnoat, esc, alpha, host_start, host, name):
     "`xalphas @ host`, deterministically: up to the first `@` (after the first character) that starts a host"
     y = Alt(xnoat, esc, Seq(Lit('@'), Not(host_start)))
     return Rule(name, Seq(x, Rep(y), Lit('@'), host))
 
-# %% ../nbs/24_bnf_url.ipynb #b10aa9ce
+# %% ../nbs/24_bnf_url.ipynb #6f313f4c
 def rfc1630_grammar(name:str="rfc1630",                 # the grammar's name (for `URLGrammar.name` and errors)
                     safe:str=SAFE_URL,             # `safe` as printed in the URL BNF (`SAFE_URL`) or the generic BNF (`SAFE`)
                     fragment:bool=True,            # repair 1: `url [ # fragmentid ]`
@@ -246,7 +251,7 @@ def rfc1630_grammar(name:str="rfc1630",                 # the grammar's name (fo
     start = Seq(Opt(Rule('prefixedurl', Lit('url:'))), url, tail, End())
     return URLGrammar(name, start, schemes, prefix='url:', note="RFC 1630, BNF for specific URL schemes")
 
-# %% ../nbs/24_bnf_url.ipynb #17dda592
+# %% ../nbs/24_bnf_url.ipynb #a8f44da7
 def _rfc1630_characters(safe):
     "The character productions of RFC 1630's URL BNF, p. 26"
     esc = Escape()
@@ -259,7 +264,7 @@ def _rfc1630_characters(safe):
                 digits=Rule('digits', Rep(digit, 1)),
                 alphanums=Rule('alphanums', Rep(Chars('alphanum', ALPHA+DIGIT), 1)))
 
-# %% ../nbs/24_bnf_url.ipynb #a84cba4f
+# %% ../nbs/24_bnf_url.ipynb #614837e7
 def _rfc1630_hosts(C):
     "`login`, `hostport`, `host`, `hostname`, `hostnumber`, `port`, `user`, `password` (RFC 1630, p. 25)"
     ialpha, digits, dot = C['ialpha'], C['digits'], Lit('.')
@@ -273,7 +278,7 @@ def _rfc1630_hosts(C):
     login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
-# %% ../nbs/24_bnf_url.ipynb #b893137d
+# %% ../nbs/24_bnf_url.ipynb #8ea07f25
 def _rfc1630_paths(C, void_segments):
     "`path`, `segment`, `search`, `fragmentid` (RFC 1630, pp. 25–26)"
     xpalpha, slash = C['xpalpha'], Lit('/')
@@ -283,7 +288,7 @@ def _rfc1630_paths(C, void_segments):
     search = Rule('search', Seq(C['xalphas'], Rep(Seq(Lit('+'), C['xalphas']))))
     return dict(path=path, segment=segment, search=search, fragmentid=Rule('fragmentid', C['xalphas']))
 
-# %% ../nbs/24_bnf_url.ipynb #af3facc4
+# %% ../nbs/24_bnf_url.ipynb #6e9700c9
 def _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_type):
     "Every production of RFC 1630's URL BNF, by name"
     C = _rfc1630_characters(safe); H = _rfc1630_hosts(C); P = {**C, **H, **_rfc1630_paths(C, void_segments)}
@@ -301,7 +306,7 @@ def _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_ty
     _rfc1630_wais_prospero(P)
     return P
 
-# %% ../nbs/24_bnf_url.ipynb #3bdb3687
+# %% ../nbs/24_bnf_url.ipynb #820fb7c6
 def _rfc1630_mail_news(P, fragment):
     "`mailtoaddress`, `midaddress`, `cidaddress`, `newsaddress`, `nntpaddress`, with `xalphas @ host` made deterministic"
     xnoat = Chars('xalpha', P['xchars'].replace('@', ''))
@@ -318,7 +323,7 @@ def _rfc1630_mail_news(P, fragment):
     P['newsaddress'] = Rule('newsaddress', Seq(Lit('news:'), groupart))
     P['nntpaddress'] = Rule('nntpaddress', Seq(Lit('nntp:'), group, Lit('/'), P['digits']))
 
-# %% ../nbs/24_bnf_url.ipynb #1e73a3c0
+# %% ../nbs/24_bnf_url.ipynb #eb2318ab
 def _rfc1630_wais_prospero(P):
     "`waisaddress` (`waisindex | waisdoc`, factored) and `prosperoaddress`"
     path, digits, hostport, xalphas = P['path'], P['digits'], P['hostport'], P['xalphas']
@@ -329,14 +334,14 @@ def _rfc1630_wais_prospero(P):
     version = Seq(Lit('%00'), Rule('version', digits), Opt(Rule('attributes', Rep(P['alphanums'], 1))))
     P['prosperoaddress'] = Rule('prosperoaddress', Seq(Lit('prospero://'), hostport, Lit('/'), Rule('hsoname', path), Opt(version)))
 
-# %% ../nbs/24_bnf_url.ipynb #1a8969d1
+# %% ../nbs/24_bnf_url.ipynb #e81a5a0f
 RFC1630 = rfc1630_grammar()
 RFC1630_AS_PRINTED = rfc1630_grammar("rfc1630-as-printed", fragment=False, void_segments=False, ftp_type=False,
                                      gopher_void_type=False, file_scheme=False)
 register_grammar('rfc1630', _check(RFC1630))
 register_grammar('rfc1630-as-printed', _check(RFC1630_AS_PRINTED))
 
-# %% ../nbs/24_bnf_url.ipynb #35a76833
+# %% ../nbs/24_bnf_url.ipynb #7101932c
 def _rfc1738_characters():
     "The character productions of RFC 1738 §5"
     esc = Escape()
@@ -346,7 +351,7 @@ def _rfc1738_characters():
     return dict(escape=esc, U=U, uchars=uchars, xchar=xchar, uchar=Rule('uchar', Alt(Chars('uchar', U), esc)),
                 alpha=Chars('alpha', ALPHA), digits=Rule('digits', Rep(Chars('digit', DIGIT), 1)))
 
-# %% ../nbs/24_bnf_url.ipynb #a91d9dc2
+# %% ../nbs/24_bnf_url.ipynb #eaa5dfaf
 def _rfc1738_hosts(C):
     "`login` … `hostnumber` of RFC 1738 §5, with `domainlabel`/`toplabel` made deterministic"
     ad, dot, digits = Chars('alphadigit', ALPHA+DIGIT), Lit('.'), C['digits']
@@ -360,7 +365,7 @@ def _rfc1738_hosts(C):
     login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
-# %% ../nbs/24_bnf_url.ipynb #5333462c
+# %% ../nbs/24_bnf_url.ipynb #e9a8e7df
 def _rfc1738_productions():
     "Every scheme production of RFC 1738 §5, by scheme name"
     C = _rfc1738_characters(); P = {**C, **_rfc1738_hosts(C)}
@@ -380,7 +385,7 @@ def _rfc1738_productions():
     _rfc1738_news_wais(C, P, S, search)
     return P, S
 
-# %% ../nbs/24_bnf_url.ipynb #c8405b5b
+# %% ../nbs/24_bnf_url.ipynb #445b6256
 def _rfc1738_news_wais(C, P, S, search):
     "`newsurl`, `nntpurl`, `telneturl`, `waisurl`, `prosperourl` of RFC 1738 §5"
     uchars, sl, hostport = C['uchars'], Lit('/'), P['hostport']
@@ -398,7 +403,7 @@ def _rfc1738_news_wais(C, P, S, search):
     ppath = Rule('ppath', Seq(Rule('psegment', uchars('psegment', '?:@&=')), Rep(Seq(sl, Rule('psegment', uchars('psegment', '?:@&='))))))
     S['prospero'] = Rule('prosperourl', Seq(Lit('prospero://'), hostport, sl, ppath, Rep(fieldspec)))
 
-# %% ../nbs/24_bnf_url.ipynb #889ca275
+# %% ../nbs/24_bnf_url.ipynb #6202c4af
 def rfc1738_grammar(name:str="rfc1738",                 # the grammar's name (for `URLGrammar.name` and errors)
                     other_excludes_predefined:bool=True,  # `otherurl` only for schemes without a production of their own
                    ) -> URLGrammar:
@@ -417,19 +422,19 @@ def rfc1738_grammar(name:str="rfc1738",                 # the grammar's name (fo
         start = url
     return URLGrammar(name, start, {s: S[s] for s in order}, other=True, note="RFC 1738 §5")
 
-# %% ../nbs/24_bnf_url.ipynb #28ccd3c7
+# %% ../nbs/24_bnf_url.ipynb #fc2d95c3
 RFC1738 = rfc1738_grammar()
 RFC1738_AS_PRINTED = rfc1738_grammar("rfc1738-as-printed", other_excludes_predefined=False)
 register_grammar('rfc1738', _check(RFC1738))
 register_grammar('rfc1738-as-printed', _check(RFC1738_AS_PRINTED))
 _URL_GRAMMARS = {g.name: g for g in (RFC1630, RFC1630_AS_PRINTED, RFC1738, RFC1738_AS_PRINTED)}
 
-# %% ../nbs/24_bnf_url.ipynb #c8e6729c
+# %% ../nbs/24_bnf_url.ipynb #2df36683
 class Disagreement(NamedTuple):
     "A place where the URL grammars of RFC 1630 and RFC 1738 disagree, with a URL showing it"
     topic: str; rfc1630: str; rfc1738: str; example: str; valid_1630: bool; valid_1738: bool
 
-# %% ../nbs/24_bnf_url.ipynb #423b899b
+# %% ../nbs/24_bnf_url.ipynb #afd26f36
 DISAGREEMENTS = (
     Disagreement('safe', 'safe  $ - _ @ . & + - (p. 26; the generic BNF omits +)', 'safe  "$" "-" "_" "." "+"; @ & reserved',
                  'http://a+b.org/', True, False),
