@@ -5,17 +5,18 @@
 # %% auto #0
 __all__ = ['FILE_CHARS', 'FileURL']
 
-# %% ../nbs/18_file.ipynb #6aa5e7ed
+# %% ../nbs/18_file.ipynb #d755ecc6
 import os
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Optional, Tuple
 from .errors import URIError, URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .encoding import unescape
 from .schemes import SchemeURL, Source, register_scheme, parse_url, _check_host
 
-# %% ../nbs/18_file.ipynb #1fe927f3
-FILE_CHARS = {"1738": ALPHA + DIGIT + "$-_.+!*'()," + "?:@&=/", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"}
+# %% ../nbs/18_file.ipynb #86e0c815
+FILE_CHARS = MappingProxyType({"1738": ALPHA + DIGIT + "$-_.+!*'()," + "?:@&=/", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"})
 
 @dataclass(frozen=True, slots=True)
 class FileURL(SchemeURL):
@@ -29,7 +30,7 @@ class FileURL(SchemeURL):
         "The decoded directory levels and name: the path split at each `/` before decoding"
         return tuple(unescape(s) for s in self.path[1:].split('/'))
 
-# %% ../nbs/18_file.ipynb #20c31eb4
+# %% ../nbs/18_file.ipynb #f50931cc
 def _parse_file(src:Source) -> FileURL:
     "Read `file:// [ host | localhost ] / fpath`"
     t, i, end = src.text, src.start, src.end
@@ -42,14 +43,14 @@ def _parse_file(src:Source) -> FileURL:
 
 register_scheme("file", _parse_file)
 
-# %% ../nbs/18_file.ipynb #25f94963
+# %% ../nbs/18_file.ipynb #d3589342
 def _is_local(self:FileURL) -> bool:
     "`True` for a void host or `localhost`: the file is on whatever machine interprets the URL"
     return self.host == '' or self.host.lower() == 'localhost'
 
 FileURL.is_local = property(_is_local)
 
-# %% ../nbs/18_file.ipynb #8e0a70c1
+# %% ../nbs/18_file.ipynb #a40d4220
 _SEPS = {"posix": "/", "windows": "\\/", "vms": "[]:/"}     # characters a decoded level may not hold
 
 def _to_local_path(self:FileURL,

@@ -5,18 +5,19 @@
 # %% auto #0
 __all__ = ['FSEGMENT_CHARS', 'FtpURL']
 
-# %% ../nbs/11_ftp.ipynb #dcbaab14
+# %% ../nbs/11_ftp.ipynb #5fe27aab
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Optional, Tuple
 from .errors import URIError, URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .schemes import IPURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/11_ftp.ipynb #02a9010f
+# %% ../nbs/11_ftp.ipynb #b71210a2
 # RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
-FSEGMENT_CHARS = {"1738": ALPHA + DIGIT + "$-_.+!*'()," + "?:@&=",
+FSEGMENT_CHARS = MappingProxyType({"1738": ALPHA + DIGIT + "$-_.+!*'()," + "?:@&=",
                   # RFC 1630 URL BNF: segment = xpalphas
-                  "1630": ALPHA + DIGIT + SAFE_URL + EXTRA}
+                  "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
 
 @dataclass(frozen=True, slots=True)
 class FtpURL(IPURL):
@@ -26,7 +27,7 @@ class FtpURL(IPURL):
     typecode: Optional[str]     # 'a', 'i' or 'd' (RFC 1738); RFC 959 codes 'A', 'AN', 'E', 'I', 'L8', ... or 'd' (RFC 1630); None
     fragment: Optional[str]     # the fragment id, as written; `None` when absent
 
-# %% ../nbs/11_ftp.ipynb #77e11333
+# %% ../nbs/11_ftp.ipynb #0b8096fd
 def _read_type(src, i, end):
     "The type code in `text[i:end]` (after `;type=`), by `src.rfc`'s reading"
     code, ok = src.text[i:end], True
@@ -42,7 +43,7 @@ def _read_type(src, i, end):
         src.fail(i, 'ftptype', f"the type code must be {want}; found {src.text[i:end]!r}")
     return code
 
-# %% ../nbs/11_ftp.ipynb #153d8cae
+# %% ../nbs/11_ftp.ipynb #edc6fe42
 def _parse_ftp(src:Source) -> FtpURL:
     "Read `ftp://login [ / fpath [ ;type=typecode ] ]`"
     lg = parse_login(src)
@@ -65,7 +66,7 @@ def _parse_ftp(src:Source) -> FtpURL:
 
 register_scheme("ftp", _parse_ftp)
 
-# %% ../nbs/11_ftp.ipynb #5bafcd24
+# %% ../nbs/11_ftp.ipynb #7371fcfd
 def _arg(u, what, value):
     "`value`, unless it holds CR, LF or NUL, which would end the command line it is sent on"
     for bad in ('\r', '\n', '\0'):
@@ -79,7 +80,7 @@ def _type_arg(code):
     code = code.upper()
     return code[0] + ' ' + code[1:] if len(code) > 1 else code
 
-# %% ../nbs/11_ftp.ipynb #ae012a01
+# %% ../nbs/11_ftp.ipynb #ecbcd3ba
 def _commands(self:FtpURL,
               anonymous_password:str="anonymous@",  # the PASS of the anonymous convention: the end user's Internet mail address
               password:Optional[str]=None,           # the PASS to send when the URL gives a user but no password (asked of the user)

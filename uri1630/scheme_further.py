@@ -5,15 +5,16 @@
 # %% auto #0
 __all__ = ['NNTP_GROUP_CHARS', 'NntpURL']
 
-# %% ../nbs/20_further_study.ipynb #b77eb0c2
+# %% ../nbs/20_further_study.ipynb #d06d943f
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Optional
 from .errors import URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .schemes import IPURL, GenericURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/20_further_study.ipynb #abc34468
-NNTP_GROUP_CHARS = {"1738": ALPHA + DIGIT + "-.+_", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA}
+# %% ../nbs/20_further_study.ipynb #b51db700
+NNTP_GROUP_CHARS = MappingProxyType({"1738": ALPHA + DIGIT + "-.+_", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
 
 @dataclass(frozen=True, slots=True)
 class NntpURL(IPURL):
@@ -22,7 +23,7 @@ class NntpURL(IPURL):
     article: Optional[int]    # the article number within the group on that server; `None` when absent (RFC 1738)
     fragment: Optional[str]   # the fragment id, as written; `None` when absent
 
-# %% ../nbs/20_further_study.ipynb #ee11be2b
+# %% ../nbs/20_further_study.ipynb #95ba2ecb
 def _parse_nntp(src:Source) -> NntpURL:
     "Read `nntp://hostport/group[/digits]` (RFC 1738), or also `nntp:group/digits` (RFC 1630)"
     t, end = src.text, src.end

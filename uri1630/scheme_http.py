@@ -5,19 +5,20 @@
 # %% auto #0
 __all__ = ['HTTP_CHARS', 'HttpURL']
 
-# %% ../nbs/10_http.ipynb #02bf8a97
+# %% ../nbs/10_http.ipynb #543898ab
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Optional
 from .errors import URIError, URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .schemes import IPURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/10_http.ipynb #5d6f9b15
+# %% ../nbs/10_http.ipynb #7a5181b2
 # RFC 1738 §5: hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise (uchar = unreserved | escape)
 _UCHAR = ALPHA + DIGIT + "$-_.+!*'(),"
-HTTP_CHARS = {"1738": _UCHAR + ";:@&=",
+HTTP_CHARS = MappingProxyType({"1738": _UCHAR + ";:@&=",
               # RFC 1630 URL BNF: segment = xpalphas; search = xalphas [ + search ] (xalpha = alpha|digit|safe|extra|escape)
-              "1630": ALPHA + DIGIT + SAFE_URL + EXTRA}
+              "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
 
 @dataclass(frozen=True, slots=True)
 class HttpURL(IPURL):
@@ -26,7 +27,7 @@ class HttpURL(IPURL):
     search: Optional[str]     # the search part after `?`, as written; `None` when absent
     fragment: Optional[str]   # the fragment id, as written; `None` when absent
 
-# %% ../nbs/10_http.ipynb #a0d1eeee
+# %% ../nbs/10_http.ipynb #26ab1e4e
 def _parse_http(src:Source) -> HttpURL:
     "Read `http://hostport [ / path ] [ ? search ]`"
     lg = parse_login(src, stops="/?", user=False)
@@ -42,7 +43,7 @@ def _parse_http(src:Source) -> HttpURL:
 
 register_scheme("http", _parse_http)
 
-# %% ../nbs/10_http.ipynb #59628099
+# %% ../nbs/10_http.ipynb #14e35b67
 def _request_target(self:HttpURL) -> str:
     "The string sent to the server itself: `/`, the path, and `?search` if present; never the fragment"
     return '/' + self.path + ('' if self.search is None else '?' + self.search)

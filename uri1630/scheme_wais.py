@@ -5,8 +5,9 @@
 # %% auto #0
 __all__ = ['WAIS_CHARS', 'WaisURL']
 
-# %% ../nbs/17_wais.ipynb #4410c20c
+# %% ../nbs/17_wais.ipynb #b1af6afe
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Optional, Tuple
 from .errors import URIError, URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
@@ -14,11 +15,12 @@ from .encoding import unescape
 from .reserved import decode_search
 from .schemes import IPURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/17_wais.ipynb #01cee265
+# %% ../nbs/17_wais.ipynb #076c8a41
 _UCHAR = ALPHA + DIGIT + "$-_.+!*'(),"
-WAIS_CHARS = {"1738": dict(database=_UCHAR, wtype=_UCHAR, wpath=_UCHAR, search=_UCHAR + ";:@&="),
-              "1630": dict(database=ALPHA + DIGIT + SAFE_URL + EXTRA, wtype=ALPHA + DIGIT + SAFE_URL + EXTRA,
-                           wpath=ALPHA + DIGIT + SAFE_URL + EXTRA + "/", search=ALPHA + DIGIT + SAFE_URL + EXTRA)}
+_X = ALPHA + DIGIT + SAFE_URL + EXTRA    # RFC 1630 xalpha (less escape) and "+"
+WAIS_CHARS = MappingProxyType({
+    "1738": MappingProxyType(dict(database=_UCHAR, wtype=_UCHAR, wpath=_UCHAR, search=_UCHAR + ";:@&=")),
+    "1630": MappingProxyType(dict(database=_X, wtype=_X, wpath=_X + "/", search=_X))})
 
 @dataclass(frozen=True, slots=True)
 class WaisURL(IPURL):
@@ -29,7 +31,7 @@ class WaisURL(IPURL):
     wpath: Optional[str]      # the document's wpath, as written; `None` unless a document
     fragment: Optional[str]   # the fragment id, as written; `None` when absent
 
-# %% ../nbs/17_wais.ipynb #5b242eb1
+# %% ../nbs/17_wais.ipynb #fd58fb2c
 def _wpath_1630(src, i, end):
     "Check RFC 1630's `wpath  digits = path ; [ wpath ]` in `text[i:end]`"
     t, ok = src.text, WAIS_CHARS["1630"]["wpath"]
@@ -43,7 +45,7 @@ def _wpath_1630(src, i, end):
         src.check(k + 1, semi, ok, 'wpath')
         i = semi + 1
 
-# %% ../nbs/17_wais.ipynb #9d6ddaef
+# %% ../nbs/17_wais.ipynb #bbb54fc2
 def _parse_wais(src:Source) -> WaisURL:
     "Read `wais://hostport/database [ ? search | / wtype / wpath ]`"
     lg = parse_login(src, user=False)
@@ -65,7 +67,7 @@ def _parse_wais(src:Source) -> WaisURL:
 
 register_scheme("wais", _parse_wais)
 
-# %% ../nbs/17_wais.ipynb #3d2ad609
+# %% ../nbs/17_wais.ipynb #e9d8ec2f
 def _kind(self:WaisURL) -> str:
     "'database', 'search' or 'document': which of RFC 1738's three forms this is"
     return 'search' if self.search is not None else 'document' if self.wtype is not None else 'database'
