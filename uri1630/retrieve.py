@@ -11,7 +11,7 @@ __all__ = ['DEFAULT_MAX_BYTES', 'ANONYMOUS_EMAIL', 'NO_RETRIEVAL', 'RetrievalErr
 import os, re, socket, time
 from types import MappingProxyType
 from typing import NamedTuple, Optional, Callable
-from .errors import URIError, _need_str
+from .errors import URIError, URIEncodingError, _need_str
 from .encoding import escape
 from .schemes import parse_url
 from . import scheme_http, scheme_ftp, scheme_gopher, scheme_file   # importing them registers the schemes spoken here
@@ -329,7 +329,9 @@ def _ftp_data_port(c:_Conn) -> int:
     code, text = _ftp_reply(c, cmd)
     m = (_EPSV_RE if cmd == 'EPSV' else _PASV_RE).search(text)
     if code // 100 != 2 or not m: c.fail(f"FTP server refused {cmd!r}: {code} {text}", code, cmd)
-    return int(m[2]) if cmd == 'EPSV' else int(m[5]) * 256 + int(m[6])
+    port = int(m[2]) if cmd == 'EPSV' else int(m[5]) * 256 + int(m[6])
+    if not 0 < port < 65536: c.fail(f"the FTP server named data port {port} in {code} {text}", code, cmd)
+    return port
 
 # %% ../nbs/32_retrieval.ipynb #b42ab6a9
 def _ftp_transfer(c:_Conn, command:str, o:RetrievalOptions) -> bytes:
@@ -422,8 +424,11 @@ def parse_menu(data:bytes,              # a menu as received (the `.` line may b
                encoding:str='latin-1',  # how octets become characters (one per octet by default)
               ) -> tuple:
     "The `MenuItem`s of a gopher menu: one per line `type display TAB selector TAB host TAB port [TAB plus]`"
+    try: text = undot(data).decode(encoding)
+    except UnicodeDecodeError as e:
+        raise URIEncodingError(f"the menu is not valid {encoding}: octet {data[e.start]:#04x}", None, e.start, 'gopher-menu') from None
     items = []
-    for n, line in enumerate(undot(data).decode(encoding).splitlines()):
+    for n, line in enumerate(text.splitlines()):
         if not line: continue
         f = line[1:].split('\t')
         if line[0] in 'i3' and len(f) < 4: f += [''] * (3 - len(f)) + ['0']   # information lines are often short
