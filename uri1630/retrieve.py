@@ -428,7 +428,8 @@ def parse_menu(data:bytes,              # a menu as received (the `.` line may b
     except UnicodeDecodeError as e:
         raise URIEncodingError(f"the menu is not valid {encoding}: octet {data[e.start]:#04x}", None, e.start, 'gopher-menu') from None
     items = []
-    for n, line in enumerate(text.splitlines()):
+    for n, line in enumerate(text.split('\n')):      # LF only: str.splitlines would also split at \x85, \x1c, …
+        line = line[:-1] if line.endswith('\r') else line
         if not line: continue
         f = line[1:].split('\t')
         if line[0] in 'i3' and len(f) < 4: f += [''] * (3 - len(f)) + ['0']   # information lines are often short
