@@ -319,3 +319,15 @@ def test_many_tiny_chunks_is_linear():
             return time.perf_counter() - t
     small, big = min(timed(10000) for _ in range(2)), min(timed(40000) for _ in range(2))
     assert big < 10 * small + 0.05, (small, big)
+
+
+_field = st.text(st.characters(min_codepoint=0, max_codepoint=255, blacklist_characters='\t\r\n'), max_size=20)
+
+@settings(deadline=None)
+@given(items=st.lists(st.tuples(st.sampled_from('0179gIh'), _field, _field, st.from_regex(r'[a-z]{1,8}(\.[a-z]{1,8}){0,2}', fullmatch=True),
+                                st.integers(1, 65535)), max_size=6), dot=st.booleans())
+def test_parse_menu_roundtrip(items, dot):
+    "Any menu of well-formed lines parses back to its fields, with or without the '.' line"
+    raw = b''.join(f"{t}{d}\t{s}\t{h}\t{p}\r\n".encode('latin-1') for t, d, s, h, p in items) + (b".\r\n" if dot else b"")
+    got = parse_menu(raw)
+    assert [(i.gtype, i.display, i.selector, i.host, i.port) for i in got] == [tuple(x) for x in items]
