@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['FILE_CHARS', 'FileURL']
 
-# %% ../nbs/18_file.ipynb #d755ecc6
+# %% ../nbs/18_file.ipynb #26bcb48a
 import os
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -15,7 +15,8 @@ from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .encoding import unescape
 from .schemes import SchemeURL, Source, register_scheme, parse_url, _check_host
 
-# %% ../nbs/18_file.ipynb #86e0c815
+# %% ../nbs/18_file.ipynb #4ffae922
+# RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ];  RFC 1630: "similar to the ftp syntax"
 FILE_CHARS = MappingProxyType({"1738": ALPHA + DIGIT + "$-_.+!*'()," + "?:@&=/", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"})
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +31,8 @@ class FileURL(SchemeURL):
         "The decoded directory levels and name: the path split at each `/` before decoding"
         return tuple(unescape(s) for s in self.path[1:].split('/'))
 
-# %% ../nbs/18_file.ipynb #f50931cc
+# %% ../nbs/18_file.ipynb #68e8d911
+# RFC 1738 §5: fileurl = "file://" [ host | "localhost" ] "/" fpath
 def _parse_file(src:Source) -> FileURL:
     "Read `file:// [ host | localhost ] / fpath`"
     t, i, end = src.text, src.start, src.end
@@ -43,14 +45,16 @@ def _parse_file(src:Source) -> FileURL:
 
 register_scheme("file", _parse_file)
 
-# %% ../nbs/18_file.ipynb #d3589342
+# %% ../nbs/18_file.ipynb #add01d49
+# RFC 1630 "file": "A void host field is equivalent to "localhost""
 def _is_local(self:FileURL) -> bool:
     "`True` for a void host or `localhost`: the file is on whatever machine interprets the URL"
     return self.host == '' or self.host.lower() == 'localhost'
 
 FileURL.is_local = property(_is_local)
 
-# %% ../nbs/18_file.ipynb #a40d4220
+# %% ../nbs/18_file.ipynb #a745cf77
+# RFC 1630 "file": the client converts the file URL into a file name in the local file name conventions
 _SEPS = {"posix": "/", "windows": "\\/", "vms": "[]:/"}     # characters a decoded level may not hold
 
 def _to_local_path(self:FileURL,

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['FSEGMENT_CHARS', 'FtpURL']
 
-# %% ../nbs/11_ftp.ipynb #5fe27aab
+# %% ../nbs/11_ftp.ipynb #6159edb9
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional, Tuple
@@ -13,7 +13,7 @@ from .errors import URIError, URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .schemes import IPURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/11_ftp.ipynb #b71210a2
+# %% ../nbs/11_ftp.ipynb #59ef99b2
 # RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
 FSEGMENT_CHARS = MappingProxyType({"1738": ALPHA + DIGIT + "$-_.+!*'()," + "?:@&=",
                   # RFC 1630 URL BNF: segment = xpalphas
@@ -27,7 +27,8 @@ class FtpURL(IPURL):
     typecode: Optional[str]     # 'a', 'i' or 'd' (RFC 1738); RFC 959 codes 'A', 'AN', 'E', 'I', 'L8', ... or 'd' (RFC 1630); None
     fragment: Optional[str]     # the fragment id, as written; `None` when absent
 
-# %% ../nbs/11_ftp.ipynb #0b8096fd
+# %% ../nbs/11_ftp.ipynb #a991a646
+# RFC 1738: ftptype = A | I | D | a | i | d;  RFC 1630: ftptype  A formcode | E formcode | I | L digits
 def _read_type(src, i, end):
     "The type code in `text[i:end]` (after `;type=`), by `src.rfc`'s reading"
     code, ok = src.text[i:end], True
@@ -43,7 +44,8 @@ def _read_type(src, i, end):
         src.fail(i, 'ftptype', f"the type code must be {want}; found {src.text[i:end]!r}")
     return code
 
-# %% ../nbs/11_ftp.ipynb #edc6fe42
+# %% ../nbs/11_ftp.ipynb #5ff0ad9a
+# RFC 1738 §5: ftpurl = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]
 def _parse_ftp(src:Source) -> FtpURL:
     "Read `ftp://login [ / fpath [ ;type=typecode ] ]`"
     lg = parse_login(src)
@@ -66,7 +68,8 @@ def _parse_ftp(src:Source) -> FtpURL:
 
 register_scheme("ftp", _parse_ftp)
 
-# %% ../nbs/11_ftp.ipynb #7371fcfd
+# %% ../nbs/11_ftp.ipynb #a0d5f87a
+# RFC 959: a command line ends at CR LF, so an argument may hold neither
 def _arg(u, what, value):
     "`value`, unless it holds CR, LF or NUL, which would end the command line it is sent on"
     for bad in ('\r', '\n', '\0'):
@@ -80,7 +83,8 @@ def _type_arg(code):
     code = code.upper()
     return code[0] + ' ' + code[1:] if len(code) > 1 else code
 
-# %% ../nbs/11_ftp.ipynb #ecbcd3ba
+# %% ../nbs/11_ftp.ipynb #f1ed23e9
+# RFC 1738 §3.2.1–3.2.2: USER/PASS, each <cwd> to CWD, then TYPE + RETR <name>, or NLST <name> for d
 def _commands(self:FtpURL,
               anonymous_password:str="anonymous@",  # the PASS of the anonymous convention: the end user's Internet mail address
               password:Optional[str]=None,           # the PASS to send when the URL gives a user but no password (asked of the user)

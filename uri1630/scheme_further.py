@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['NNTP_GROUP_CHARS', 'NntpURL']
 
-# %% ../nbs/20_further_study.ipynb #d06d943f
+# %% ../nbs/20_further_study.ipynb #0f410a89
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional
@@ -13,7 +13,8 @@ from .errors import URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .schemes import IPURL, GenericURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/20_further_study.ipynb #b51db700
+# %% ../nbs/20_further_study.ipynb #62137610
+# RFC 1738 §5: group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ];  RFC 1630: group  ialpha [ . group ]
 NNTP_GROUP_CHARS = MappingProxyType({"1738": ALPHA + DIGIT + "-.+_", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +24,8 @@ class NntpURL(IPURL):
     article: Optional[int]    # the article number within the group on that server; `None` when absent (RFC 1738)
     fragment: Optional[str]   # the fragment id, as written; `None` when absent
 
-# %% ../nbs/20_further_study.ipynb #95ba2ecb
+# %% ../nbs/20_further_study.ipynb #629090c4
+# RFC 1738 §5: nntpurl = "nntp://" hostport "/" group [ "/" digits ];  RFC 1630: nntpaddress  n n t p : group / digits
 def _parse_nntp(src:Source) -> NntpURL:
     "Read `nntp://hostport/group[/digits]` (RFC 1738), or also `nntp:group/digits` (RFC 1630)"
     t, end = src.text, src.end

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['GOPHER_CHARS', 'GopherURL']
 
-# %% ../nbs/12_gopher.ipynb #576d65a1
+# %% ../nbs/12_gopher.ipynb #bdc4196d
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional
@@ -13,7 +13,7 @@ from .errors import URIError, URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .schemes import IPURL, Source, register_scheme, parse_login, parse_url, URL_CHARS
 
-# %% ../nbs/12_gopher.ipynb #9bd13854
+# %% ../nbs/12_gopher.ipynb #9dd86102
 # RFC 1738 §5: xchar = unreserved | reserved | escape;  RFC 1630: gtype xalpha, gcommand path (xpalphas and "/")
 GOPHER_CHARS = MappingProxyType({"1738": URL_CHARS, "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"})
 
@@ -31,7 +31,8 @@ class GopherURL(IPURL):
         "RFC 1630's command string: the decoded selector, search and Gopher+ string, tab-separated, without CR LF"
         return '\t'.join(p for p in (self.selector, self.search, self.gopher_plus) if p is not None)
 
-# %% ../nbs/12_gopher.ipynb #50868e9b
+# %% ../nbs/12_gopher.ipynb #35e354ad
+# RFC 1738 §5: gopherurl = "gopher://" hostport [ / [ gtype [ selector [ "%09" search [ "%09" gopher+_string ]]]]]
 def _parse_gopher(src:Source) -> GopherURL:
     "Read `gopher://hostport [ / [ gtype [ selector [ %09 search [ %09 gopher+_string ]]]]]`"
     lg = parse_login(src, user=False)
@@ -53,7 +54,8 @@ def _parse_gopher(src:Source) -> GopherURL:
 
 register_scheme("gopher", _parse_gopher)
 
-# %% ../nbs/12_gopher.ipynb #d5827e4c
+# %% ../nbs/12_gopher.ipynb #a9580f4c
+# RFC 1738 §3.4.1: selectors may contain any octets except 09, 0A and 0D
 def _esc_pos(text, start=0):
     "Index of the first %0D, %0A or %00 escape in `text` (from `start`), or None"
     u = text.upper()
@@ -66,7 +68,8 @@ def _line(self, what, value, allow_crlf=False):
             raise URIError(f"the {what} holds {bad!r}, which would end the gopher request line early", self.text, _esc_pos(self.text), 'gopher-request')
     return value
 
-# %% ../nbs/12_gopher.ipynb #0df883ff
+# %% ../nbs/12_gopher.ipynb #fc53bea5
+# RFC 1738 §3.4.9: +%091%0D%0A+-1%0D%0A<ask_item1_value>%0D%0A…%0D%0A.%0D%0A
 _ASK_HEAD, _ASK_TAIL = "+\t1\r\n", "\r\n.\r\n"
 
 def _request(self:GopherURL) -> str:

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['HTTP_CHARS', 'HttpURL']
 
-# %% ../nbs/10_http.ipynb #543898ab
+# %% ../nbs/10_http.ipynb #3652924b
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional
@@ -13,7 +13,7 @@ from .errors import URIError, URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .schemes import IPURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/10_http.ipynb #7a5181b2
+# %% ../nbs/10_http.ipynb #eb92da41
 # RFC 1738 §5: hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise (uchar = unreserved | escape)
 _UCHAR = ALPHA + DIGIT + "$-_.+!*'(),"
 HTTP_CHARS = MappingProxyType({"1738": _UCHAR + ";:@&=",
@@ -27,7 +27,8 @@ class HttpURL(IPURL):
     search: Optional[str]     # the search part after `?`, as written; `None` when absent
     fragment: Optional[str]   # the fragment id, as written; `None` when absent
 
-# %% ../nbs/10_http.ipynb #26ab1e4e
+# %% ../nbs/10_http.ipynb #2b614ae1
+# RFC 1630: httpaddress  h t t p : / / hostport [ / path ] [ ? search ]
 def _parse_http(src:Source) -> HttpURL:
     "Read `http://hostport [ / path ] [ ? search ]`"
     lg = parse_login(src, stops="/?", user=False)
@@ -43,7 +44,8 @@ def _parse_http(src:Source) -> HttpURL:
 
 register_scheme("http", _parse_http)
 
-# %% ../nbs/10_http.ipynb #14e35b67
+# %% ../nbs/10_http.ipynb #c7d370ba
+# RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
 def _request_target(self:HttpURL) -> str:
     "The string sent to the server itself: `/`, the path, and `?search` if present; never the fragment"
     return '/' + self.path + ('' if self.search is None else '?' + self.search)

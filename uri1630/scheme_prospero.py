@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['PROSPERO_CHARS', 'ProsperoURL']
 
-# %% ../nbs/21_prospero.ipynb #af7f8d8b
+# %% ../nbs/21_prospero.ipynb #097509b2
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional, Tuple, Mapping
@@ -13,7 +13,8 @@ from .errors import URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .schemes import IPURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/21_prospero.ipynb #90fb8298
+# %% ../nbs/21_prospero.ipynb #d2d523ae
+# RFC 1738 §5: psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]; fieldname, fieldvalue = *[ uchar | "?" | ":" | "@" | "&" ]
 _PCHARS = ALPHA + DIGIT + "$-_.+!*'()," + "?:@&"          # RFC 1738: uchar | "?" | ":" | "@" | "&"
 PROSPERO_CHARS = MappingProxyType({"1738": MappingProxyType(dict(hsoname=_PCHARS + "=/", field=_PCHARS)),
                                    "1630": MappingProxyType(dict(hsoname=ALPHA + DIGIT + SAFE_URL + EXTRA + "/"))})
@@ -32,7 +33,8 @@ class ProsperoURL(IPURL):
         "The `;field=value` pairs as a read-only mapping"
         return MappingProxyType(dict(self.field_items))
 
-# %% ../nbs/21_prospero.ipynb #5d02ffb0
+# %% ../nbs/21_prospero.ipynb #cb45eeee
+# RFC 1738 §5: fieldspec = ";" fieldname "=" fieldvalue
 def _fieldspecs(src, i, end):
     'The `(name, value)` pairs of `*[ ";" fieldname "=" fieldvalue ]` in `text[i:end]` (`text[i]` is `;`)'
     t, ok, items, seen = src.text, PROSPERO_CHARS["1738"]["field"], [], set()
@@ -55,7 +57,8 @@ def _version_1630(src, i, end):
         if t[a] not in ALPHA + DIGIT: src.fail(a, 'attributes', "RFC 1630: after the version come only alphanumeric attributes")
     return t[i:k], (t[k:end] or None)
 
-# %% ../nbs/21_prospero.ipynb #5cbcc44c
+# %% ../nbs/21_prospero.ipynb #b780b076
+# RFC 1738 §5: prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ];  RFC 1630: prosperolink … [ % 0 0 version [ attributes ] ]
 def _parse_prospero(src:Source) -> ProsperoURL:
     "Read `prospero://hostport/hsoname` with `;field=value` pairs (RFC 1738) or a `%00` version (RFC 1630)"
     lg = parse_login(src, user=False)

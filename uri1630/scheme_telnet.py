@@ -5,13 +5,14 @@
 # %% auto #0
 __all__ = ['TelnetURL']
 
-# %% ../nbs/15_telnet.ipynb #567196db
+# %% ../nbs/15_telnet.ipynb #8974a3be
 from dataclasses import dataclass
 from typing import Optional
 from .errors import URISyntaxError
 from .schemes import IPURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/15_telnet.ipynb #8a296fd5
+# %% ../nbs/15_telnet.ipynb #28f23f46
+# RFC 1738 §5: telneturl = "telnet://" login [ "/" ];  RFC 1630: telnetaddress  t e l n e t : / / login
 @dataclass(frozen=True, slots=True)
 class TelnetURL(IPURL):
     "A `telnet:`, `rlogin:` or `tn3270:` URL: an interactive session, described by its login alone"

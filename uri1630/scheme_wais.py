@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['WAIS_CHARS', 'WaisURL']
 
-# %% ../nbs/17_wais.ipynb #b1af6afe
+# %% ../nbs/17_wais.ipynb #866dd7a2
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional, Tuple
@@ -15,7 +15,8 @@ from .encoding import unescape
 from .reserved import decode_search
 from .schemes import IPURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/17_wais.ipynb #076c8a41
+# %% ../nbs/17_wais.ipynb #dc2389c1
+# RFC 1738 §5: database = *uchar; wtype = *uchar; wpath = *uchar;  RFC 1630: database, wtype  xalphas
 _UCHAR = ALPHA + DIGIT + "$-_.+!*'(),"
 _X = ALPHA + DIGIT + SAFE_URL + EXTRA    # RFC 1630 xalpha (less escape) and "+"
 WAIS_CHARS = MappingProxyType({
@@ -31,7 +32,8 @@ class WaisURL(IPURL):
     wpath: Optional[str]      # the document's wpath, as written; `None` unless a document
     fragment: Optional[str]   # the fragment id, as written; `None` when absent
 
-# %% ../nbs/17_wais.ipynb #fd58fb2c
+# %% ../nbs/17_wais.ipynb #697638ff
+# RFC 1630: wpath  digits = path ;  [ wpath ]
 def _wpath_1630(src, i, end):
     "Check RFC 1630's `wpath  digits = path ; [ wpath ]` in `text[i:end]`"
     t, ok = src.text, WAIS_CHARS["1630"]["wpath"]
@@ -45,7 +47,8 @@ def _wpath_1630(src, i, end):
         src.check(k + 1, semi, ok, 'wpath')
         i = semi + 1
 
-# %% ../nbs/17_wais.ipynb #bbb54fc2
+# %% ../nbs/17_wais.ipynb #8f42d102
+# RFC 1738 §5: waisurl = waisdatabase | waisindex | waisdoc
 def _parse_wais(src:Source) -> WaisURL:
     "Read `wais://hostport/database [ ? search | / wtype / wpath ]`"
     lg = parse_login(src, user=False)
@@ -67,7 +70,8 @@ def _parse_wais(src:Source) -> WaisURL:
 
 register_scheme("wais", _parse_wais)
 
-# %% ../nbs/17_wais.ipynb #e9d8ec2f
+# %% ../nbs/17_wais.ipynb #4a491602
+# RFC 1738 §3.9: the first form designates a database, the second a search, the third a document
 def _kind(self:WaisURL) -> str:
     "'database', 'search' or 'document': which of RFC 1738's three forms this is"
     return 'search' if self.search is not None else 'document' if self.wtype is not None else 'database'
