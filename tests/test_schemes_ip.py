@@ -254,3 +254,41 @@ def test_linear_time(make):
         return time.perf_counter() - t0
     small, big = min(t(20000) for _ in range(3)), min(t(160000) for _ in range(3))
     assert big < 8 * 4 * small + 0.05, (small, big)     # 8x the input: far from 64x (quadratic)
+
+
+# --- RFC 1630's readings -----------------------------------------------------------------------------
+FTP959 = st.sampled_from(["A", "AN", "AT", "AC", "E", "EN", "I", "L8", "L36", "a", "an", "i", "l7"])
+
+
+@given(user, password, host, port, st.lists(seg, min_size=1, max_size=4), st.one_of(st.none(), FTP959))
+def test_ftp_parts_1630(u, pw, h, p, segs, tc):
+    assume(u is not None or pw is None)
+    path = "/".join(enc(s) for s in segs)
+    url = f"ftp://{login(u, pw, h, p)}/{path}" + ("" if tc is None else f";type={tc}")
+    o = parse_url(url, rfc="1630")
+    assert o.cwd == tuple(segs[:-1]) and o.name == segs[-1]
+    assert o.typecode == (tc.upper() if tc else ("d" if segs[-1] == "" else None))
+    if tc and not any(c in x for x in segs + [u or "", pw or ""] for c in "\r\n\0"):
+        t = [c for c in o.commands() if c.startswith("TYPE ")]
+        assert t == ["TYPE " + (tc.upper()[0] + " " + tc.upper()[1:] if len(tc) > 1 else tc.upper())]
+    if tc and tc.upper() not in ("A", "I"):
+        with pytest.raises(URISyntaxError) as e:
+            parse_url(url, rfc="1738")
+        assert e.value.rule == "ftptype"
+
+
+@given(st.from_regex(r"[a-z][a-z0-9]{0,5}(\.[a-z][a-z0-9]{0,5}){0,3}", fullmatch=True), st.integers(0, 10**6))
+def test_nntp_1630_forms(group, art):
+    a = parse_url(f"nntp:{group}/{art}", rfc="1630")
+    b = parse_url(f"nntp://news.dom/{group}/{art}", rfc="1630")
+    assert (a.host, a.group, a.article) == ("", group, art)
+    assert (b.host, b.group, b.article) == ("news.dom", group, art)
+
+
+@given(st.text(ALNUM + "-_.", min_size=1, max_size=10), st.integers(0, 10**6), st.text(ALNUM, max_size=5))
+def test_prospero_1630_version(name, version, attrs):
+    assume(not attrs or not attrs[0].isdigit())
+    o = parse_url(f"prospero://h//{name}%00{version}{attrs}", rfc="1630")
+    assert (o.hsoname, o.version, o.attributes) == ("/" + name, str(version), attrs or None)
+    o = parse_url(f"prospero://h//{name}%00{version}{attrs}")             # RFC 1738: a NUL inside the name
+    assert o.version is None and "\0" in o.hsoname
