@@ -6,14 +6,14 @@
 __all__ = ['PARTIAL_SENTENCES', 'SLASH_READINGS', 'PARTIAL_EXAMPLES', 'PARTIAL_CONTEXTS', 'slash_runs', 'ResolutionStep',
            'resolve', 'resolve_steps', 'relative']
 
-# %% ../nbs/07_partial_form.ipynb #eba893cb
+# %% ../nbs/07_partial_form.ipynb #6922f174
 import re
 from types import MappingProxyType
 from typing import NamedTuple, Optional
 from .errors import URISyntaxError, _need_str
 from .syntax import parse
 
-# %% ../nbs/07_partial_form.ipynb #04d6975a
+# %% ../nbs/07_partial_form.ipynb #8676600f
 # RFC 1630 p. 10: "certain characters ("/") ... have a significance reserved for representing a hierarchical space"
 _RUNS = re.compile('/+')
 
@@ -24,7 +24,7 @@ def slash_runs(uri:str, # an absolute URI or partial form
     end = len(u.path) if u.scheme is None else len(u.scheme) + 1 + len(u.path)
     return tuple((m.start(), m.end() - m.start()) for m in _RUNS.finditer(uri, 0, end))
 
-# %% ../nbs/07_partial_form.ipynb #9a1e5c24
+# %% ../nbs/07_partial_form.ipynb #48f3c4aa
 # RFC 1630 p. 10: one rule of "The rules for the use of a partial name relative to the URI of the context"
 class ResolutionStep(NamedTuple):
     "One step of resolving a partial form: the rule applied, the RFC sentence, and the text after it"
@@ -34,7 +34,7 @@ class ResolutionStep(NamedTuple):
     detail: str                    # what the step did here, in words
     span: Optional[tuple] = None   # `(offset, length)` in the context of the slash run the step used, if any
 
-# %% ../nbs/07_partial_form.ipynb #28e0efc0
+# %% ../nbs/07_partial_form.ipynb #9690164a
 # RFC 1630 pp. 10-12 and draft-www-uri-00 lines 485-489: the sentences each step applies
 _DRAFT = "draft-www-uri-00 (March 1994): "
 PARTIAL_SENTENCES = MappingProxyType({
@@ -55,7 +55,7 @@ PARTIAL_SENTENCES = MappingProxyType({
 })
 SLASH_READINGS = ('examples', 'literal')
 
-# %% ../nbs/07_partial_form.ipynb #8773f9f4
+# %% ../nbs/07_partial_form.ipynb #2936f467
 # RFC 1630 p. 10: "the first occurrence of exactly the same number of consecutive slashes [which has no greater number ... to the right of it]"
 _SINGLE = re.compile('(?<!/)/(?!/)')   # a run of exactly one slash (the lookbehind fails first inside runs: linear)
 
@@ -72,7 +72,7 @@ def _slash_cut(base, start, n, reading):
         if l == n: cut = s
     return cut
 
-# %% ../nbs/07_partial_form.ipynb #e8b667b3
+# %% ../nbs/07_partial_form.ipynb #ddfafeee
 # RFC 1630 p. 10: "all occurrences of "xxx/../" or "/." are recursively removed, where xxx, ".." and "." are complete path elements"
 def _remove_dots(text, start, counts=None):
     "`text` with `xxx/../` and `/.` removed from the path after its root (`start` is where the path begins)"
@@ -92,7 +92,7 @@ def _remove_dots(text, start, counts=None):
         else: out.append(e)
     return text[:b+1] + '/'.join(out) if out else text[:b]
 
-# %% ../nbs/07_partial_form.ipynb #bc50d25d
+# %% ../nbs/07_partial_form.ipynb #ebde700b
 # RFC 1630 p. 10: scheme rule, then the slash rule or the last-part rule, then the dot removal
 def _resolve(context, partial, reading, trace=None):
     "The one implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
@@ -117,7 +117,7 @@ def _resolve(context, partial, reading, trace=None):
     else: merged = _last_part(base, start, path, trace)
     return _finish(merged, start, tail, trace)
 
-# %% ../nbs/07_partial_form.ipynb #d1e8c8c4
+# %% ../nbs/07_partial_form.ipynb #7ef1ee19
 # RFC 1630 p. 10: "If the scheme parts are different, the whole absolute URI must be given."
 def _absolute(context, partial, scheme, trace):
     if trace is not None:
@@ -143,7 +143,7 @@ def _whole_object(whole, tail, trace):
                           f"the partial is only a fragment-id: {tail} of the context object"))
     return result
 
-# %% ../nbs/07_partial_form.ipynb #980e6f3a
+# %% ../nbs/07_partial_form.ipynb #b0dbee8c
 # RFC 1630 p. 10: the slash rule; and the last-part rule
 def _slash_rule(base, start, path, reading, trace):
     n = len(path) - len(path.lstrip('/'))
@@ -167,7 +167,7 @@ def _last_part(base, start, path, trace):
                           None if r < start else (r, 1)))
     return kept + path
 
-# %% ../nbs/07_partial_form.ipynb #7cf672fb
+# %% ../nbs/07_partial_form.ipynb #6fc88b01
 # RFC 1630 p. 10: "Within the result, ..."; the partial's search and fragment-id appended as given
 def _finish(merged, start, tail, trace):
     if trace is None: return _remove_dots(merged, start) + tail
@@ -181,7 +181,7 @@ def _finish(merged, start, tail, trace):
     if tail: trace.append(ResolutionStep('search-fragment', PARTIAL_SENTENCES['search-fragment'], out + tail, f"appended the partial's {tail!r} as given"))
     return out + tail
 
-# %% ../nbs/07_partial_form.ipynb #3f154478
+# %% ../nbs/07_partial_form.ipynb #91a2965b
 # RFC 1630 p. 10: resolve a partial form in the context of an absolute URI
 def resolve(context:str,             # the absolute URI of the object that contains the reference
             partial:str,             # the partial (or absolute) URI found in it
@@ -199,13 +199,13 @@ def resolve_steps(context:str,             # the absolute URI of the object that
     _resolve(context, partial, reading, trace)
     return tuple(trace)
 
-# %% ../nbs/07_partial_form.ipynb #35efc77c
+# %% ../nbs/07_partial_form.ipynb #75edf1ff
 # RFC 1630 p. 11: "Examples", the two contexts and five partial forms
 PARTIAL_EXAMPLES = (("g", "magic://a/b/c//d/e/g"), ("/g", "magic://a/g"), ("//g", "magic://g"),
                     ("../g", "magic://a/b/c//d/g"), ("g:h", "g:h"))
 PARTIAL_CONTEXTS = ("magic://a/b/c//d/e/f", "magic://a/b/c//d/e/")
 
-# %% ../nbs/07_partial_form.ipynb #165d3eb7
+# %% ../nbs/07_partial_form.ipynb #12f1c463
 # RFC 1630 p. 10: "A partial form can be distinguished from an absolute form in that the latter must have a colon"
 def _last_part_ok(x, tail):
     "`True` if `x + tail` is read by the last-part rule with path `x` (not empty, a fragment, a slash form or absolute)"
@@ -214,7 +214,7 @@ def _last_part_ok(x, tail):
     k = x.find(':')
     return k < 0 or x.find('/', 0, k) >= 0
 
-# %% ../nbs/07_partial_form.ipynb #8c66b4ec
+# %% ../nbs/07_partial_form.ipynb #23c9ce3c
 # RFC 1630 p. 10, inverted: which `../` climbs the last-part rule turns into the target
 def _shared(a, b):
     "The length of the common prefix of `a` and `b` (binary search on C-speed comparisons)"
@@ -240,7 +240,7 @@ def _climbs(base, start, tbase):
         out.append(('.' if k == 0 else '../' * (k - 1) + '..', k))
     return d, out
 
-# %% ../nbs/07_partial_form.ipynb #3e3ba034
+# %% ../nbs/07_partial_form.ipynb #56ecf864
 # RFC 1630 p. 10: "partial URIs can be generated in virtual objects"
 def relative(context:str,             # the absolute URI of the object that will contain the reference
              target:str,              # the absolute URI to refer to
@@ -256,7 +256,11 @@ def relative(context:str,             # the absolute URI of the object that will
     r = base.rfind('/')
     if r >= start and tbase.find('/.', start) < 0 and tbase.startswith(base[:r+1]) and _last_part_ok(tbase[r+1:], tail):
         return target[r+1:]                       # in the context's directory or below: nothing is shorter
-    best, cuts = _best_climb(base, start, tbase, tail, target), {}
+    f = _SINGLE.search(base, start)                # a climb never removes the root: skip it where the root is not shared
+    if f is None or base.find('/.', start) >= 0 or tbase.startswith(base[:f.start() + 1]) or tbase == base[:f.start()]:
+        best = _best_climb(base, start, tbase, tail, target)
+    else: best = target
+    cuts = {}
     if len(best) > 1 + len(tail) and _remove_dots(tbase, start) == tbase:   # a slash form resolves to `tbase` itself
         for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):   # runs that give shorter forms
             s, n = m.start(), m.end() - m.start()
@@ -275,7 +279,7 @@ def relative(context:str,             # the absolute URI of the object that will
             best = _best_slash_climb(base, start, tbase, tail, reading, best)
     return best
 
-# %% ../nbs/07_partial_form.ipynb #b4067b3a
+# %% ../nbs/07_partial_form.ipynb #51ea8774
 # RFC 1630 p. 10: an absolute form has "a colon and that colon must occur before any slash characters"
 def _split(text, name):
     "`(colon, end of path, hash)` offsets of an absolute URI (`parse`'s split, inlined for speed)"
@@ -298,7 +302,7 @@ def _cuts(base, start, reading):
             if n >= longest: cuts[n] = s; longest = n
     return cuts
 
-# %% ../nbs/07_partial_form.ipynb #47a29ecf
+# %% ../nbs/07_partial_form.ipynb #a1bdb849
 # RFC 1630 p. 10, inverted: the shortest last-part form, and slash forms that climb
 def _best_climb(base, start, tbase, tail, best):
     "The shortest last-part form (checked) if shorter than `best`, else `best`"
