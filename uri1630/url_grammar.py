@@ -6,14 +6,15 @@
 __all__ = ['RFC1630', 'RFC1630_AS_PRINTED', 'RFC1738', 'RFC1738_AS_PRINTED', 'DISAGREEMENTS', 'URLGrammar', 'check_production',
            'rfc1630_grammar', 'rfc1738_grammar', 'Disagreement']
 
-# %% ../nbs/24_bnf_url.ipynb #c5eb24d1
+# %% ../nbs/24_bnf_url.ipynb #4b9f5dd6
 import re
+from types import MappingProxyType
 from typing import NamedTuple
 from .errors import URISyntaxError, _need_str
 from .grammar import (ALPHA, DIGIT, HEX, SAFE, SAFE_URL, EXTRA, ALPHANUM2, RFC1738_SAFE, RFC1738_EXTRA,
                              RFC1738_RESERVED, _cls, describe_char, register_grammar, validate, is_valid)
 
-# %% ../nbs/24_bnf_url.ipynb #e9bdb60d
+# %% ../nbs/24_bnf_url.ipynb #a25a8700
 _HEXSET = frozenset(HEX)
 
 class _State:
@@ -28,7 +29,7 @@ class _State:
         if i == self.far: self.fails.append((strong, rule or (self.stack[-1] if self.stack else 'url'), expected))
         return -1
 
-# %% ../nbs/24_bnf_url.ipynb #30e4c5c7
+# %% ../nbs/24_bnf_url.ipynb #b82124f5
 class Node:
     "A grammar expression: `regex()` for the recogniser, `match(state, i)` (end or -1) for the diagnosis"
     def regex(self) -> str: raise NotImplementedError
@@ -54,7 +55,7 @@ class Lit(Node):
         while k < len(self.s) and i+k < st.n and st.text[i+k] == self.s[k]: k += 1
         return st.fail(i+k, None, repr(self.s))
 
-# %% ../nbs/24_bnf_url.ipynb #263ac556
+# %% ../nbs/24_bnf_url.ipynb #c0814f33
 class Escape(Node):
     "`escape  % hex hex`; a malformed escape is reported at its `%`"
     name = 'escape'
@@ -71,7 +72,7 @@ class End(Node):
     def regex(self): return r"\Z"
     def match(self, st, i): return i if i == st.n else st.fail(i, None, 'end of text')
 
-# %% ../nbs/24_bnf_url.ipynb #0891f7bf
+# %% ../nbs/24_bnf_url.ipynb #9cecbd79
 class Seq(Node):
     "`a b c`: each in turn"
     def __init__(self, *xs): self.xs = xs
@@ -92,7 +93,7 @@ class Alt(Node):
             if j >= 0: return j
         return -1
 
-# %% ../nbs/24_bnf_url.ipynb #a507c6d4
+# %% ../nbs/24_bnf_url.ipynb #2b02b8c3
 class Opt(Node):
     "`[ a ]`, possessive"
     def __init__(self, x): self.x = x
@@ -113,7 +114,7 @@ class Rep(Node):
             i, k = j, k+1
         return i if k >= self.min else -1
 
-# %% ../nbs/24_bnf_url.ipynb #509f7d73
+# %% ../nbs/24_bnf_url.ipynb #abe3574a
 class Not(Node):
     "A negative lookahead: matches nothing, and only where `x` does not match"
     def __init__(self, x): self.x = x
@@ -134,7 +135,7 @@ class Rule(Node):
         finally: st.stack.pop()
     def __repr__(self): return f"Rule({self.name!r})"
 
-# %% ../nbs/24_bnf_url.ipynb #aa61b8cb
+# %% ../nbs/24_bnf_url.ipynb #70784073
 def _rules(node, out, chars):
     "Collect the `Rule`s under `node` by name (in order of first appearance), and every character it names"
     if isinstance(node, Rule):
@@ -145,29 +146,39 @@ def _rules(node, out, chars):
     for x in getattr(node, 'xs', ()) or ((node.x,) if hasattr(node, 'x') else ()): _rules(x, out, chars)
     return out
 
-# %% ../nbs/24_bnf_url.ipynb #438db8b8
+# %% ../nbs/24_bnf_url.ipynb #804073e0
 class URLGrammar:
-    "A URL grammar of RFC 1630 or RFC 1738: a recogniser compiled once, and a diagnosing matcher"
+    "A URL grammar of RFC 1630 or RFC 1738: a recogniser compiled once, and a diagnosing matcher (immutable)"
     def __init__(self,
                  name:str,           # the name `validate(..., grammar=name)` uses
                  start:Node,         # the whole grammar, ending in `End()`
                  schemes:dict,       # scheme name -> its production (a `Rule`)
                  other:bool=False,   # other schemes are allowed (RFC 1738's `otherurl`)
                  prefix:str=None,    # an optional prefix (RFC 1630's `prefixedurl`: "url:")
-                 note:str=''):       # what this variant is
-        self.name,self.start,self.schemes,self.other,self.prefix,self.note = name,start,dict(schemes),other,prefix,note
-        self.alphabet = set()
-        self.rules = _rules(start, {}, self.alphabet)
-        self.fragments = {k: r.regex() for k, r in self.rules.items()}
-        self.recogniser = re.compile(start.regex())
+                 note:str='',        # what this variant is
+                 spec:tuple=None):   # (builder name, arguments): how to build it again (equality, pickling)
+        alphabet = set(); rules = _rules(start, {}, alphabet)
+        for k, v in dict(name=name, start=start, schemes=MappingProxyType(dict(schemes)), other=other, prefix=prefix,
+                         note=note, spec=spec, alphabet=frozenset(alphabet), rules=MappingProxyType(rules),
+                         fragments=MappingProxyType({k: r.regex() for k, r in rules.items()}),
+                         recogniser=re.compile(start.regex())).items():
+            object.__setattr__(self, k, v)
+    def __setattr__(self, k, v): raise AttributeError("a URLGrammar is immutable")
     def __repr__(self): return f"URLGrammar({self.name!r})"
+    def __eq__(self, other): return self is other or (type(other) is URLGrammar and self.spec is not None and self.spec == other.spec)
+    def __hash__(self): return hash(self.spec) if self.spec is not None else id(self)
+    def __reduce__(self):
+        if self.spec is None: raise TypeError("a URLGrammar built by hand cannot be pickled; build it with rfc1630_grammar or rfc1738_grammar")
+        return (_rebuild_grammar, self.spec)
     def validate(self,
                  text:str,  # the URL to check
                 ) -> None:
         "Raise `URISyntaxError` unless `text` is a URL of this grammar (for grammars not in the registry)"
         _check(self)(_need_str(text))
 
-# %% ../nbs/24_bnf_url.ipynb #525fc5a0
+def _rebuild_grammar(builder, *args): return globals()[builder](*args)
+
+# %% ../nbs/24_bnf_url.ipynb #cb16f871
 def _diagnose(g:URLGrammar, text:str):
     "Raise `URISyntaxError` at the first position where `text` leaves grammar `g`"
     off = len(g.prefix) if g.prefix and text.startswith(g.prefix) else 0
@@ -195,7 +206,7 @@ def _raise(g, st, text):
     else: what = f"{describe_char(text[st.far])} is not allowed here (expected {expected})"
     raise URISyntaxError(what, text, st.far, rule)
 
-# %% ../nbs/24_bnf_url.ipynb #973740e1
+# %% ../nbs/24_bnf_url.ipynb #89bd07ec
 def _check(g:URLGrammar):
     "The `check(text, partial)` function `register_grammar` wants, for grammar `g`"
     recognise = g.recogniser.fullmatch
@@ -205,16 +216,18 @@ def _check(g:URLGrammar):
     check.grammar = g
     return check
 
-# %% ../nbs/24_bnf_url.ipynb #9547c926
+# %% ../nbs/24_bnf_url.ipynb #41b03abe
 _PRODUCTIONS = {}
 
-def check_production(text:str,             # the whole text the caller passed
-                     start:int, end:int,   # the span of `text` that must be one `production`
-                     production:str,       # a rule name, e.g. "groupart", "mailbox", "encoded822addr"
-                     grammar:str="rfc1630",# "rfc1630", "rfc1738" or an `-as-printed` variant
+def check_production(text:str,               # the whole text the caller passed
+                     start:int=0,             # where the span that must be one `production` starts
+                     end:int=None,            # where it ends (`None`: the end of `text`)
+                     production:str="url",    # a rule name, e.g. "groupart", "mailbox", "encoded822addr"
+                     grammar:str="rfc1630",   # "rfc1630", "rfc1738" or an `-as-printed` variant
                     ) -> None:
     "Raise `URISyntaxError` (positions in `text`) unless `text[start:end]` is derivable from `production` of `grammar`"
-    _need_str(text)
+    _need_str(text); _need_str(production, 'production'); _need_str(grammar, 'grammar')
+    if end is None: end = len(text)
     g = _URL_GRAMMARS.get(grammar)
     if g is None: raise ValueError(f"unknown URL grammar {grammar!r}; known: {', '.join(_URL_GRAMMARS)}")
     if production not in g.rules: raise ValueError(f"grammar {grammar!r} has no production {production!r}")
@@ -227,13 +240,13 @@ def check_production(text:str,             # the whole text the caller passed
     if Seq(g.rules[production], End()).match(st, start) == end: raise AssertionError("internal: recogniser and matcher disagree")
     _raise(g, st, text)
 
-# %% ../nbs/24_bnf_url.ipynb #7d3767a7
+# %% ../nbs/24_bnf_url.ipynb #7baeb053
 def _mailform(x, xnoat, esc, alpha, host_start, host, name):
     "`xalphas @ host`, deterministically: up to the first `@` (after the first character) that starts a host"
     y = Alt(xnoat, esc, Seq(Lit('@'), Not(host_start)))
     return Rule(name, Seq(x, Rep(y), Lit('@'), host))
 
-# %% ../nbs/24_bnf_url.ipynb #6f313f4c
+# %% ../nbs/24_bnf_url.ipynb #f42aed88
 def rfc1630_grammar(name:str="rfc1630",                 # the grammar's name (for `URLGrammar.name` and errors)
                     safe:str=SAFE_URL,             # `safe` as printed in the URL BNF (`SAFE_URL`) or the generic BNF (`SAFE`)
                     fragment:bool=True,            # repair 1: `url [ # fragmentid ]`
@@ -243,15 +256,18 @@ def rfc1630_grammar(name:str="rfc1630",                 # the grammar's name (fo
                     file_scheme:bool=True,         # repair 5: `fileaddress  f i l e : / / [ host ] / path`
                    ) -> URLGrammar:
     "RFC 1630's \"BNF for specific URL schemes\", as printed or with the named repairs"
+    _need_str(name, 'name'); _need_str(safe, 'safe')
+    if not set(safe) <= set(SAFE_URL): raise ValueError(f"safe must be one of the RFC's printings of safe (SAFE_URL {SAFE_URL!r} or SAFE {SAFE!r}), or a subset")
     P = _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_type)
     schemes = {s: P[f"{s}address"] for s in "http ftp news nntp prospero telnet gopher wais mailto mid cid".split()}
     if file_scheme: schemes['file'] = P['fileaddress']
     url = Rule('url', Alt(*schemes.values()))
     tail = Opt(Seq(Lit('#'), Opt(P['fragmentid']))) if fragment else Seq()
     start = Seq(Opt(Rule('prefixedurl', Lit('url:'))), url, tail, End())
-    return URLGrammar(name, start, schemes, prefix='url:', note="RFC 1630, BNF for specific URL schemes")
+    return URLGrammar(name, start, schemes, prefix='url:', note="RFC 1630, BNF for specific URL schemes",
+                      spec=('rfc1630_grammar', name, safe, fragment, void_segments, ftp_type, gopher_void_type, file_scheme))
 
-# %% ../nbs/24_bnf_url.ipynb #a8f44da7
+# %% ../nbs/24_bnf_url.ipynb #3a872f74
 def _rfc1630_characters(safe):
     "The character productions of RFC 1630's URL BNF, p. 26"
     esc = Escape()
@@ -264,7 +280,7 @@ def _rfc1630_characters(safe):
                 digits=Rule('digits', Rep(digit, 1)),
                 alphanums=Rule('alphanums', Rep(Chars('alphanum', ALPHA+DIGIT), 1)))
 
-# %% ../nbs/24_bnf_url.ipynb #614837e7
+# %% ../nbs/24_bnf_url.ipynb #6750c0f4
 def _rfc1630_hosts(C):
     "`login`, `hostport`, `host`, `hostname`, `hostnumber`, `port`, `user`, `password` (RFC 1630, p. 25)"
     ialpha, digits, dot = C['ialpha'], C['digits'], Lit('.')
@@ -278,7 +294,7 @@ def _rfc1630_hosts(C):
     login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
-# %% ../nbs/24_bnf_url.ipynb #8ea07f25
+# %% ../nbs/24_bnf_url.ipynb #8d9b20d1
 def _rfc1630_paths(C, void_segments):
     "`path`, `segment`, `search`, `fragmentid` (RFC 1630, pp. 25–26)"
     xpalpha, slash = C['xpalpha'], Lit('/')
@@ -288,7 +304,7 @@ def _rfc1630_paths(C, void_segments):
     search = Rule('search', Seq(C['xalphas'], Rep(Seq(Lit('+'), C['xalphas']))))
     return dict(path=path, segment=segment, search=search, fragmentid=Rule('fragmentid', C['xalphas']))
 
-# %% ../nbs/24_bnf_url.ipynb #6e9700c9
+# %% ../nbs/24_bnf_url.ipynb #9eca3466
 def _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_type):
     "Every production of RFC 1630's URL BNF, by name"
     C = _rfc1630_characters(safe); H = _rfc1630_hosts(C); P = {**C, **H, **_rfc1630_paths(C, void_segments)}
@@ -306,7 +322,7 @@ def _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_ty
     _rfc1630_wais_prospero(P)
     return P
 
-# %% ../nbs/24_bnf_url.ipynb #820fb7c6
+# %% ../nbs/24_bnf_url.ipynb #ee716e86
 def _rfc1630_mail_news(P, fragment):
     "`mailtoaddress`, `midaddress`, `cidaddress`, `newsaddress`, `nntpaddress`, with `xalphas @ host` made deterministic"
     xnoat = Chars('xalpha', P['xchars'].replace('@', ''))
@@ -323,7 +339,7 @@ def _rfc1630_mail_news(P, fragment):
     P['newsaddress'] = Rule('newsaddress', Seq(Lit('news:'), groupart))
     P['nntpaddress'] = Rule('nntpaddress', Seq(Lit('nntp:'), group, Lit('/'), P['digits']))
 
-# %% ../nbs/24_bnf_url.ipynb #eb2318ab
+# %% ../nbs/24_bnf_url.ipynb #fd3c0f35
 def _rfc1630_wais_prospero(P):
     "`waisaddress` (`waisindex | waisdoc`, factored) and `prosperoaddress`"
     path, digits, hostport, xalphas = P['path'], P['digits'], P['hostport'], P['xalphas']
@@ -334,14 +350,14 @@ def _rfc1630_wais_prospero(P):
     version = Seq(Lit('%00'), Rule('version', digits), Opt(Rule('attributes', Rep(P['alphanums'], 1))))
     P['prosperoaddress'] = Rule('prosperoaddress', Seq(Lit('prospero://'), hostport, Lit('/'), Rule('hsoname', path), Opt(version)))
 
-# %% ../nbs/24_bnf_url.ipynb #e81a5a0f
+# %% ../nbs/24_bnf_url.ipynb #5af005f1
 RFC1630 = rfc1630_grammar()
 RFC1630_AS_PRINTED = rfc1630_grammar("rfc1630-as-printed", fragment=False, void_segments=False, ftp_type=False,
                                      gopher_void_type=False, file_scheme=False)
 register_grammar('rfc1630', _check(RFC1630))
 register_grammar('rfc1630-as-printed', _check(RFC1630_AS_PRINTED))
 
-# %% ../nbs/24_bnf_url.ipynb #7101932c
+# %% ../nbs/24_bnf_url.ipynb #63be7cce
 def _rfc1738_characters():
     "The character productions of RFC 1738 §5"
     esc = Escape()
@@ -351,7 +367,7 @@ def _rfc1738_characters():
     return dict(escape=esc, U=U, uchars=uchars, xchar=xchar, uchar=Rule('uchar', Alt(Chars('uchar', U), esc)),
                 alpha=Chars('alpha', ALPHA), digits=Rule('digits', Rep(Chars('digit', DIGIT), 1)))
 
-# %% ../nbs/24_bnf_url.ipynb #eaa5dfaf
+# %% ../nbs/24_bnf_url.ipynb #0a8dce57
 def _rfc1738_hosts(C):
     "`login` … `hostnumber` of RFC 1738 §5, with `domainlabel`/`toplabel` made deterministic"
     ad, dot, digits = Chars('alphadigit', ALPHA+DIGIT), Lit('.'), C['digits']
@@ -365,7 +381,7 @@ def _rfc1738_hosts(C):
     login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
-# %% ../nbs/24_bnf_url.ipynb #e9a8e7df
+# %% ../nbs/24_bnf_url.ipynb #a77c83f7
 def _rfc1738_productions():
     "Every scheme production of RFC 1738 §5, by scheme name"
     C = _rfc1738_characters(); P = {**C, **_rfc1738_hosts(C)}
@@ -385,7 +401,7 @@ def _rfc1738_productions():
     _rfc1738_news_wais(C, P, S, search)
     return P, S
 
-# %% ../nbs/24_bnf_url.ipynb #445b6256
+# %% ../nbs/24_bnf_url.ipynb #0a32f177
 def _rfc1738_news_wais(C, P, S, search):
     "`newsurl`, `nntpurl`, `telneturl`, `waisurl`, `prosperourl` of RFC 1738 §5"
     uchars, sl, hostport = C['uchars'], Lit('/'), P['hostport']
@@ -403,11 +419,12 @@ def _rfc1738_news_wais(C, P, S, search):
     ppath = Rule('ppath', Seq(Rule('psegment', uchars('psegment', '?:@&=')), Rep(Seq(sl, Rule('psegment', uchars('psegment', '?:@&='))))))
     S['prospero'] = Rule('prosperourl', Seq(Lit('prospero://'), hostport, sl, ppath, Rep(fieldspec)))
 
-# %% ../nbs/24_bnf_url.ipynb #6202c4af
+# %% ../nbs/24_bnf_url.ipynb #34959f40
 def rfc1738_grammar(name:str="rfc1738",                 # the grammar's name (for `URLGrammar.name` and errors)
                     other_excludes_predefined:bool=True,  # `otherurl` only for schemes without a production of their own
                    ) -> URLGrammar:
     "RFC 1738 §5, \"BNF for specific URL schemes\": literally, or with `otherurl` kept to new schemes"
+    _need_str(name, 'name')
     P, S = _rfc1738_productions()
     C = _rfc1738_characters()
     scheme = Rule('scheme', Rep(Chars('scheme', ALPHA[:26] + DIGIT + '+-.'), 1))
@@ -420,21 +437,22 @@ def rfc1738_grammar(name:str="rfc1738",                 # the grammar's name (fo
     else:
         url = Rule('url', Alt(*(Seq(S[s], End()) for s in order), Seq(Rule('otherurl', generic), End())))
         start = url
-    return URLGrammar(name, start, {s: S[s] for s in order}, other=True, note="RFC 1738 §5")
+    return URLGrammar(name, start, {s: S[s] for s in order}, other=True, note="RFC 1738 §5",
+                      spec=('rfc1738_grammar', name, other_excludes_predefined))
 
-# %% ../nbs/24_bnf_url.ipynb #fc2d95c3
+# %% ../nbs/24_bnf_url.ipynb #359c7d0d
 RFC1738 = rfc1738_grammar()
 RFC1738_AS_PRINTED = rfc1738_grammar("rfc1738-as-printed", other_excludes_predefined=False)
 register_grammar('rfc1738', _check(RFC1738))
 register_grammar('rfc1738-as-printed', _check(RFC1738_AS_PRINTED))
 _URL_GRAMMARS = {g.name: g for g in (RFC1630, RFC1630_AS_PRINTED, RFC1738, RFC1738_AS_PRINTED)}
 
-# %% ../nbs/24_bnf_url.ipynb #2df36683
+# %% ../nbs/24_bnf_url.ipynb #6d86f8dd
 class Disagreement(NamedTuple):
     "A place where the URL grammars of RFC 1630 and RFC 1738 disagree, with a URL showing it"
     topic: str; rfc1630: str; rfc1738: str; example: str; valid_1630: bool; valid_1738: bool
 
-# %% ../nbs/24_bnf_url.ipynb #afd26f36
+# %% ../nbs/24_bnf_url.ipynb #8cc08715
 DISAGREEMENTS = (
     Disagreement('safe', 'safe  $ - _ @ . & + - (p. 26; the generic BNF omits +)', 'safe  "$" "-" "_" "." "+"; @ & reserved',
                  'http://a+b.org/', True, False),
