@@ -21,14 +21,25 @@ SKIP_MODULES = {'cli', 'widgets', '__main__', '_modidx'}
 SKIP_FUNCS = {'register_grammar', 'register_scheme', 'unregister_scheme', 'register', 'nbdev_export',
               # network and file I/O: never called with random text (they would contact hosts named by the fuzzer)
               'retrieve', 'retrieve_menu', 'ftp_session', 'gopher_exchange', 'serve', 'fetch', 'open_url'}
+# Functions of notebooks owned by others that break the contract on random text (reported; xfail in the tests):
+# the fuzzer skips them so that it can look for new bugs instead of stopping on the known one.
+KNOWN_BROKEN_FUNCS = {
+    "url_grammar.check_production": "reported to owner of nbs/24_bnf_url: KeyError for an unknown production, "
+                                    "IndexError for a negative start/end",
+    "retrieve.http_request": "reported to owner of nbs/32_retrieval: host is not checked: UnicodeEncodeError for a "
+                             "non-ASCII host, and CR LF in host is sent as a header line (request splitting, RFC 1738 §6)",
+}
 # str parameters that name one of a fixed set of things: an unknown name is a ValueError, like an unknown option
-NAME_PARAMS = {'level', 'part', 'grammar', 'encoding', 'reserved', 'spec', 'mode', 'kind'}
+NAME_PARAMS = {'level', 'part', 'grammar', 'encoding', 'reserved', 'spec', 'mode', 'kind', 'production', 'reading', 'rfc', 'op'}
 TEXT_NAMES = {'safe', 'text', 'uri', 'url', 'base', 'ref', 'reference', 'target', 'path', 'search', 'fragment',
               'a', 'b', 'word', 'host', 'user', 'password', 'selector', 'name', 'value'}
 OPTION_VALUES = {'encoding': ['latin-1', 'utf-8', 'ascii', 'cp1252', 'utf-16', 'idna', 'punycode', 'utf-8-sig', 'rot13'],
                  'level': ['decoded', 'canonical', 'conservative', 'alphanumeric'],
                  'reserved': ['rfc1630', 'rfc1738'],
-                 'part': ['path', 'search', 'fragment', 'login']}
+                 'part': ['path', 'search', 'fragment', 'login'],
+                 'reading': ['examples', 'literal'],
+                 'rfc': ['1738', '1630'],
+                 'production': ['httpurl', 'ftpurl', 'hostport', 'login', 'search', 'hsegment', 'fpath']}
 
 
 def _modules():
@@ -168,3 +179,16 @@ def is_immutable_value(v, depth=0):
     except TypeError: return False
     if isinstance(v, tuple): return all(is_immutable_value(x, depth + 1) for x in v)
     return True
+
+
+def fill(f: Func, text: str) -> dict:
+    "Arguments for `f` with `text` in every text argument (`[text]` in a list of texts) and defaults elsewhere"
+    kw = {}
+    for p in f.params:
+        if p.kind == 'text': kw[p.name] = text
+        elif p.kind == 'textlist': kw[p.name] = [text]
+        elif p.default is not inspect.Parameter.empty: continue
+        elif p.kind == 'int': kw[p.name] = len(text) if p.name in ('end', 'stop', 'endpos') else 0
+        elif p.kind == 'bool': kw[p.name] = False
+        elif p.kind == 'option': kw[p.name] = (option_values(p) or [''])[0]
+    return kw

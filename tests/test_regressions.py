@@ -50,9 +50,8 @@ def test_uri_arguments_reject_non_str(f, bad):
 
 
 # -- found by test_megabytes_of_hostile_text: a port of more than 4300 digits (owner: schemes, nbs/09) --
-@pytest.mark.xfail(strict=True, reason="reported to schemes (nbs/09_specific_schemes): int() of a >4300-digit port "
-                                       "raises ValueError ('Exceeds the limit ... integer string conversion')")
 def test_huge_port_is_a_syntax_error():
+    "int() of a >4300-digit port raised ValueError ('Exceeds the limit ... integer string conversion'); fixed by schemes"
     from uri1630.schemes import parse_url
     try:
         parse_url("http://h:" + "9" * 5000 + "/")
@@ -96,3 +95,47 @@ def test_error_pickles():
     except URISyntaxError as e:
         e2 = pickle.loads(pickle.dumps(e))
         assert (e2.message, e2.text, e2.position, e2.rule) == (e.message, e.text, e.position, e.rule) == (e.message, "a%zz", 1, "escape")
+
+
+# -- found by tests/test_reliability.py::test_megabytes_of_hostile_text: quadratic time in the fast path of to_level --
+def test_to_level_linear_on_many_changed_units():
+    "_convert_fast re-scanned the whole part for each unit it changed (to find its position): 40 KB of '<URL:' took 70 s"
+    import time
+    from uri1630 import to_level
+    t = time.perf_counter()
+    to_level("<URL:" * 40_000)          # 200 KB, every '<' changes
+    assert time.perf_counter() - t < 2.0
+
+
+# -- found by the fuzzer (fuzz/fuzz_uri1630.py, input b'\xff'): url_grammar.check_production (owner of nbs/24_bnf_url) --
+@pytest.mark.xfail(strict=True, reason="reported to owner of nbs/24_bnf_url: KeyError for an unknown production name")
+def test_check_production_unknown_name():
+    ug = importlib.import_module("uri1630.url_grammar")
+    with pytest.raises(ValueError):
+        ug.check_production("", 0, 0, "no-such-production", "rfc1738")
+
+
+@pytest.mark.xfail(strict=True, reason="reported to owner of nbs/24_bnf_url: IndexError for a negative start/end")
+def test_check_production_negative_span():
+    ug = importlib.import_module("uri1630.url_grammar")
+    try:
+        ug.check_production("http://h/", -2, -2, "httpurl", "rfc1738")
+    except (URIError, ValueError):
+        pass
+
+
+# -- found by the fuzzer (input base64 JS9fdGVsbmV0Oi8vAQ/9MZYCow==): retrieve.http_request (owner of nbs/32_retrieval) --
+@pytest.mark.xfail(strict=True, reason="reported to owner of nbs/32_retrieval: UnicodeEncodeError for a non-ASCII host")
+def test_http_request_non_ascii_host():
+    r = importlib.import_module("uri1630.retrieve")
+    try:
+        r.http_request("/_", "\U000e6c65")
+    except URIError:
+        pass
+
+
+@pytest.mark.xfail(strict=True, reason="reported to owner of nbs/32_retrieval: CR LF in host injects a header (RFC 1738 §6)")
+def test_http_request_refuses_crlf_in_host():
+    r = importlib.import_module("uri1630.retrieve")
+    with pytest.raises(URIError):
+        r.http_request("/", "h\r\nX-Injected: y")
