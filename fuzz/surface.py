@@ -24,8 +24,6 @@ SKIP_FUNCS = {'register_grammar', 'register_scheme', 'unregister_scheme', 'regis
 # Functions of notebooks owned by others that break the contract on random text (reported; xfail in the tests):
 # the fuzzer skips them so that it can look for new bugs instead of stopping on the known one.
 KNOWN_BROKEN_FUNCS = {
-    "url_grammar.check_production": "reported to owner of nbs/24_bnf_url: KeyError for an unknown production, "
-                                    "IndexError for a negative start/end",
     "retrieve.http_request": "reported to owner of nbs/32_retrieval: host is not checked: UnicodeEncodeError for a "
                              "non-ASCII host, and CR LF in host is sent as a header line (request splitting, RFC 1738 §6)",
 }
