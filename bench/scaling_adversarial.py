@@ -84,7 +84,7 @@ def quick_check(f, small=50_000, threshold=1.4, keep=2):
     return worst
 
 
-def full(funcs, sizes, screen=100_000, keep=3, memory=True):
+def full(funcs, sizes, screen=100_000, keep=2, memory=True):
     rows = []
     for f in funcs:
         cands = sorted(((timed(f, make(pre, pat, screen)), pre, pat) for pre in PREFIXES for pat in PATTERNS), reverse=True)[:keep]
@@ -93,7 +93,7 @@ def full(funcs, sizes, screen=100_000, keep=3, memory=True):
             pts = []
             for n in sizes:
                 pts.append((n, timed(f, make(pre, pat, n), 3 if n <= 100_000 else 1)))
-                if pts[-1][1] > 60: break      # give up on this pattern: it is clearly not linear or very slow
+                if pts[-1][1] > 4: break       # slow per byte (or not linear): the next size would take > 40 s; the slope so far stands
             big = [(n, t) for n, t in pts if n >= 100_000] or pts
             s = slope(big) if big[-1][1] > FLOOR else min(slope(big), 1.0)
             per_mb = max(t / n * 1e6 for n, t in pts if n >= 100_000) if big else 0
