@@ -111,9 +111,27 @@ def rfc1738_http(x: str) -> bool:
 
 HOSTS = st.sampled_from(["h", "info.cern.ch", "a-b.c", "1.2.3.4", "a.1b", "-a.b", "a-.b", "1.2.3", "x_y", "", "h.", ".h", "A.Z9"])
 CHUNK = st.sampled_from(list("abz09$-_.+!*'(),;:@&=/?%#~ <>\"{}|\\^[]`") + ["%20", "%2F", "%zz", "%4", "é", "\t"])
-HTTP_LIKE = st.builds(lambda h, p, rest: f"http://{h}{p}{rest}", HOSTS,
-                      st.sampled_from(["", ":80", ":8001", ":", ":8a", ":-1"]),
-                      st.lists(CHUNK, max_size=12).map("".join))
+RAW_HTTP = st.builds(lambda h, p, rest: f"http://{h}{p}{rest}", HOSTS,
+                     st.sampled_from(["", ":80", ":8001", ":", ":8a", ":-1"]),
+                     st.lists(CHUNK, max_size=12).map("".join))
+UCHARS = st.sampled_from(list("azAZ09$-_.+!*'(),;:@&=") + ["%20", "%2F", "%7e", "%C3"])
+HSEGS = st.lists(st.lists(UCHARS, max_size=4).map("".join), min_size=1, max_size=4).map("/".join)
+VALID_HTTP = st.builds(lambda h, p, path, q: f"http://{h}{p}" + ("" if path is None else "/" + path + q),
+                       st.sampled_from(["h", "info.cern.ch", "a-b.c", "1.2.3.4", "A.Z9", "x1.y-2.zz"]),
+                       st.sampled_from(["", ":80", ":8001"]), st.none() | HSEGS,
+                       st.sampled_from(["", "?"]) | UCHARS.map(lambda c: "?" + c))
+
+
+@st.composite
+def mutated(draw):
+    "A valid httpurl with one character inserted, replaced or deleted"
+    x, i = draw(VALID_HTTP), None
+    i = draw(st.integers(len("http://"), len(x)))     # the scheme stays http: (else it is an otherurl)
+    op, c = draw(st.sampled_from(["insert", "replace", "delete"])), draw(CHUNK)
+    return x[:i] + c + x[i:] if op == "insert" else x[:i] + c + x[i+1:] if op == "replace" else x[:i] + x[i+1:]
+
+
+HTTP_LIKE = st.one_of(RAW_HTTP, VALID_HTTP, mutated())
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
