@@ -47,15 +47,23 @@ def _port_risks(src, url, login):
 _CONTROL_RE = re.compile('%(?:[01][0-9A-Fa-f]|7[Ff])')   # the escape of an octet 00-1F or 7F
 _NAMES = {0: 'NUL', 9: 'TAB', 10: 'LF', 13: 'CR', 0x7f: 'DEL'}
 
+def _gopher_syntax(src):
+    "`(tabs, ask)`: positions of the `%09` delimiters of a gopher URL, and where its Gopher+ ASK block starts (or -1)"
+    u = src.text.upper()
+    t1 = u.find('%09', src.start, src.end); t2 = -1 if t1 < 0 else u.find('%09', t1 + 3, src.end)
+    ask = t2 + 3 if t2 >= 0 and u.startswith('+%091%0D%0A', t2 + 3, src.end) else -1   # RFC 1738 §3.4.9
+    return {t1, t2} - {-1}, ask
+
+# %% ../nbs/25_security.ipynb #e3664eec
 def _control_risks(src):
-    "Every `%XX` of a control octet in `src`'s scheme-specific part and fragment, bar gopher's own delimiters"
-    t, out, gopher_tab = src.text, [], -1
-    if src.scheme == 'gopher': gopher_tab = t.upper().find('%09', src.start, src.end)   # selector ends here
-    for m in _CONTROL_RE.finditer(t, src.start, len(t) - (src.text.endswith('>') and src.text.startswith('<'))):
-        o = int(m.group()[1:], 16)
-        if 0 <= gopher_tab <= m.start() and o in (9, 10, 13): continue   # gopher search/gopher+ syntax (§3.4, §3.4.9)
+    "Every `%XX` of a control octet in `src`'s scheme-specific part and fragment, bar gopher's own syntax"
+    t, out = src.text, []
+    tabs, ask = _gopher_syntax(src) if src.scheme == 'gopher' else (set(), -1)
+    for m in _CONTROL_RE.finditer(t, src.start, len(t) - (t.endswith('>') and t.startswith('<'))):
+        o, i = int(m.group()[1:], 16), m.start()
+        if i in tabs or (0 <= ask <= i < src.end and o in (9, 10, 13)): continue   # gopher syntax (§3.4, §3.4.9)
         name = _NAMES.get(o, f"control {o:02X}")
-        out.append(Risk('encoded-control', m.start(), f"{m.group()} decodes to {name}: sent unencoded it would end or split "
+        out.append(Risk('encoded-control', i, f"{m.group()} decodes to {name}: sent unencoded it would end or split "
                         f"a command line of a line-based protocol (telnet, ftp, gopher, nntp, smtp, http) and inject another"))
     return tuple(out)
 
