@@ -108,6 +108,10 @@ def t_parse_url(t, t2, pick):
                     if isinstance(line, bytes): line = line.decode('latin-1')
                     if isinstance(line, str) and m == "commands":
                         assert "\r" not in line and "\n" not in line and "\0" not in line, f"{m} sends a control: {line!r}"
+                    if isinstance(line, str) and m == "request" and u.scheme == "gopher":
+                        assert "\0" not in line, f"gopher request sends NUL: {line!r}"
+                        if "\t+\t1\r\n" not in line:     # not a Gopher+ ASK block: one line, ended by the only CR LF
+                            assert line.endswith("\r\n") and "\r" not in line[:-2] and "\n" not in line[:-2], repr(line)
 
 
 def t_extract(t, t2, pick):
