@@ -215,7 +215,14 @@ def test_scheme_registry_thread_safe():
         except Exception as e: errors.append(e)
     ts = [threading.Thread(target=writer, args=(k,)) for k in range(6)] + [threading.Thread(target=reader) for _ in range(6)]
     [t.start() for t in ts]; [t.join() for t in ts]
-    assert not errors, (params, errors[:3])
+    try:
+        assert not errors, (params, errors[:3])
+        assert all(f"x-t{k}-{i}" in sch.SCHEMES for k in range(6) for i in range(100))
+    finally:   # leave the registry as it was for the other tests of this process
+        reg_dict = getattr(sch, "_REGISTRY", None)
+        if reg_dict is not None:
+            for k in range(6):
+                for i in range(100): reg_dict.pop(f"x-t{k}-{i}", None)
 
 
 def test_errors_pickle_with_their_fields():
