@@ -312,3 +312,16 @@ def test_relative_round_trip_keeps_meaning(base, ref):
     back = resolve(base, rel)
     assert equivalent(back, target), (base, target, rel, back)
     assert _meaning(back)[4:] == _meaning(target)[4:]
+
+
+def test_shared_caches_are_bounded():
+    "Every functools cache in uri1630 has a maxsize: adversarial input cannot grow memory through a cache"
+    import functools
+    found, unbounded = [], []
+    for mod in surface._modules():
+        for name, v in vars(mod).items():
+            info = getattr(v, "cache_parameters", None)
+            if callable(info):
+                found.append(f"{mod.__name__}.{name}")
+                if info().get("maxsize") is None: unbounded.append(f"{mod.__name__}.{name}")
+    assert not unbounded, f"unbounded caches: {unbounded}"
