@@ -23,10 +23,7 @@ SKIP_FUNCS = {'register_grammar', 'register_scheme', 'unregister_scheme', 'regis
               'retrieve', 'retrieve_menu', 'ftp_session', 'gopher_exchange', 'serve', 'fetch', 'open_url'}
 # Functions of notebooks owned by others that break the contract on random text (reported; xfail in the tests):
 # the fuzzer skips them so that it can look for new bugs instead of stopping on the known one.
-KNOWN_BROKEN_FUNCS = {
-    "retrieve.http_request": "reported to owner of nbs/32_retrieval: host is not checked: UnicodeEncodeError for a "
-                             "non-ASCII host, and CR LF in host is sent as a header line (request splitting, RFC 1738 §6)",
-}
+KNOWN_BROKEN_FUNCS = {}
 # str parameters that name one of a fixed set of things: an unknown name is a ValueError, like an unknown option
 NAME_PARAMS = {'level', 'part', 'grammar', 'encoding', 'reserved', 'spec', 'mode', 'kind', 'production', 'reading', 'rfc', 'op'}
 TEXT_NAMES = {'safe', 'text', 'uri', 'url', 'base', 'ref', 'reference', 'target', 'path', 'search', 'fragment',

@@ -29,7 +29,6 @@ KNOWN_BROKEN = {
     ("immutable", "context.extract"): "reported to owner of nbs/31_urls_in_context: returns a list (mutable, unhashable)",
     ("immutable", "reserved.decode_search"): "reported to lead: decode_search returns a list; a tuple would break "
                                              "tests/test_properties.py::test_search_roundtrip (compares with a list)",
-    ("nonstr", "retrieve.http_request"): "reported to owner of nbs/32_retrieval: host=b'..' is formatted into the request, no TypeError",
 }
 
 # Pieces of hostile input: malformed and reserved escapes, encoded controls, dot segments, wrappers,

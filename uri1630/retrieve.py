@@ -7,7 +7,7 @@ __all__ = ['DEFAULT_MAX_BYTES', 'ANONYMOUS_EMAIL', 'NO_RETRIEVAL', 'RetrievalErr
            'register_retrieval', 'http_request', 'ftp_session', 'undot', 'MenuItem', 'parse_menu', 'gopher_exchange',
            'retrieve_menu']
 
-# %% ../nbs/32_retrieval.ipynb #0f1e2504
+# %% ../nbs/32_retrieval.ipynb #4b6802b7
 import os, re, socket, time
 from types import MappingProxyType
 from typing import NamedTuple, Optional, Callable
@@ -16,7 +16,7 @@ from .encoding import escape
 from .schemes import parse_url
 from . import scheme_http, scheme_ftp, scheme_gopher, scheme_file   # importing them registers the schemes spoken here
 
-# %% ../nbs/32_retrieval.ipynb #5dbf7035
+# %% ../nbs/32_retrieval.ipynb #310b1a0e
 class RetrievalError(URIError):
     "A retrieval failed: `URIError` plus the server's `status` code and the protocol `command` that failed"
     def __init__(self,
@@ -34,7 +34,7 @@ class RetrievalError(URIError):
 
 def _rebuild_retrieval(cls, *a): return cls(*a)
 
-# %% ../nbs/32_retrieval.ipynb #14e181fd
+# %% ../nbs/32_retrieval.ipynb #8c0c47d4
 class _Conn:
     "A TCP connection with a timeout on every operation and a bound on the octets read"
     def __init__(self, host, port, timeout, max_bytes, url, rule, trace=None, deadline=None):
@@ -55,7 +55,7 @@ class _Conn:
         except socket.timeout: self.fail(f"timed out after {self.timeout}s sending")
         except OSError as e: self.fail(f"the connection failed while sending: {e.strerror or e}")
 
-# %% ../nbs/32_retrieval.ipynb #862e9beb
+# %% ../nbs/32_retrieval.ipynb #13efff17
 def _recv(self:_Conn, what:str) -> bytes:
     "Read what is there (b'' at end of stream), counting it against `max_bytes` (and the `deadline`, if any)"
     if self.deadline is not None:
@@ -85,7 +85,7 @@ def _readline(self:_Conn, what:str, limit:int=65536) -> bytes:
     if self.trace: self.trace('<', line.decode('latin-1').rstrip('\r\n'))
     return line
 
-# %% ../nbs/32_retrieval.ipynb #7bcc7c33
+# %% ../nbs/32_retrieval.ipynb #81c0c464
 def _read_to_end(self:_Conn, what:str) -> bytes:
     "Everything until the server closes the connection (bounded by `max_bytes`)"
     parts = [bytes(self.buf[self.pos:])]; self.buf.clear(); self.pos = 0
@@ -112,7 +112,7 @@ def _close(self:_Conn):
 _Conn._recv, _Conn.readline, _Conn.read_to_end, _Conn.read_exactly, _Conn.close = _recv, _readline, _read_to_end, _read_exactly, _close
 _Conn.__enter__, _Conn.__exit__ = lambda self: self, lambda self, *a: self.close()
 
-# %% ../nbs/32_retrieval.ipynb #cbb5ffb7
+# %% ../nbs/32_retrieval.ipynb #8c40bc59
 DEFAULT_MAX_BYTES = 64 * 2**20
 ANONYMOUS_EMAIL = "uri1630@localhost"
 
@@ -134,7 +134,7 @@ class RetrievalOptions(NamedTuple):
     def fail(self, message, rule, status=None, command=None):
         raise RetrievalError(message, self.url, None, rule, status, command)
 
-# %% ../nbs/32_retrieval.ipynb #9897eb0d
+# %% ../nbs/32_retrieval.ipynb #80ab8f84
 _SESSION = "represents an interactive session: \"information within the service cannot be addressed individually or, in general, automatically retrieved\" (RFC 1630, \"Telnet, rlogin, tn3270\")"
 NO_RETRIEVAL = MappingProxyType({   # scheme -> why `retrieve` does not fetch it
     'mailto': "is an RFC 822 mail address to send mail to, not a located object (RFC 1630, \"Mailto\")",
@@ -154,7 +154,7 @@ def _no_retrieval(u, o:RetrievalOptions):
     why = NO_RETRIEVAL.get(u.scheme, "has no access algorithm here: \"Any submission of a new URI scheme must include a definition of an algorithm for the retrieval of any object within that scheme\" (RFC 1630, \"Registration of naming schemes\")")
     o.fail(f"RFC 1630 defines no retrieval for {u.scheme}: here: a {u.scheme}: URL {why}", u.scheme)
 
-# %% ../nbs/32_retrieval.ipynb #5f4360c1
+# %% ../nbs/32_retrieval.ipynb #f0752d67
 _RETRIEVERS = {}    # scheme name -> function(url object, options) -> bytes; each section below adds its scheme
 
 def _retrieve(url, o:RetrievalOptions) -> bytes:
@@ -162,7 +162,7 @@ def _retrieve(url, o:RetrievalOptions) -> bytes:
     if o.proxy and u.scheme != 'file': return _retrieve_via_gateway(u, o)
     return _RETRIEVERS.get(u.scheme, _no_retrieval)(u, o)
 
-# %% ../nbs/32_retrieval.ipynb #0b032e61
+# %% ../nbs/32_retrieval.ipynb #c1c4e8e3
 def _options(url, timeout=10.0, max_bytes=DEFAULT_MAX_BYTES, email=ANONYMOUS_EMAIL, redirects=0, password=None,
              ftp_type='i', trace=None, rfc="1738", proxy=None, total_timeout=None) -> RetrievalOptions:
     "Check the options of a retrieval and bundle them"
@@ -180,7 +180,7 @@ def _options(url, timeout=10.0, max_bytes=DEFAULT_MAX_BYTES, email=ANONYMOUS_EMA
     deadline = None if total_timeout is None else time.monotonic() + total_timeout
     return RetrievalOptions(url, float(timeout), max_bytes, email, redirects, password, ftp_type, trace, rfc, gw, deadline)
 
-# %% ../nbs/32_retrieval.ipynb #58059783
+# %% ../nbs/32_retrieval.ipynb #a9688472
 def retrieve(url:str,                        # an http, ftp, gopher or file URL
              *,
              timeout:float=10.0,             # seconds allowed for each connect, send and read
@@ -197,7 +197,7 @@ def retrieve(url:str,                        # an http, ftp, gopher or file URL
     "Dereference `url` by its scheme's access algorithm (RFC 1630, RFC 1738 §3) and return the object's octets"
     return _retrieve(url, _options(url, timeout, max_bytes, email, redirects, password, ftp_type, trace, rfc, proxy, total_timeout))
 
-# %% ../nbs/32_retrieval.ipynb #5f6fa747
+# %% ../nbs/32_retrieval.ipynb #84ba2ccf
 def register_retrieval(name:str,                   # the scheme name (any case)
                        fn:Callable,                # fn(url_object, options:RetrievalOptions) -> bytes
                        replace:bool=False,         # allow replacing a scheme's algorithm
@@ -210,7 +210,7 @@ def register_retrieval(name:str,                   # the scheme name (any case)
         raise URIError(f"scheme {key!r} already has a retrieval algorithm; pass replace=True to replace it", rule='register_retrieval')
     _RETRIEVERS[key] = fn
 
-# %% ../nbs/32_retrieval.ipynb #8c93ae7d
+# %% ../nbs/32_retrieval.ipynb #98adf03a
 # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
 def http_request(target:str,         # the request target: `request_target()` of an http URL (a whole URI for a gateway)
                  host:str,           # the host, for the `Host` header
@@ -218,15 +218,19 @@ def http_request(target:str,         # the request target: `request_target()` of
                  gateway:bool=False, # whether `target` is a whole URI sent to a gateway ("proxy")
                 ) -> bytes:
     "The HTTP/1.0 `GET` request for `target` on `host`, as sent on the wire"
-    _need_str(target, 'target')
+    _need_str(target, 'target'); _need_str(host, 'host')
     bad = next((i for i, ch in enumerate(target) if ord(ch) <= 32 or ord(ch) >= 127), None)
     if bad is not None or not (gateway or target.startswith('/')):
         raise URIError("an HTTP request target starts with '/' and holds no space or control character: they must be escaped",
                        target, bad if bad is not None else 0, 'http')
+    # RFC 1738 §6: nothing the caller passes may add a line to the request
+    bad = next((i for i, ch in enumerate(host) if ord(ch) <= 32 or ord(ch) >= 127), None)
+    if bad is not None: raise URIError("a Host holds no space, control or non-ASCII character", host, bad, 'host')
+    if port is not None and (not isinstance(port, int) or isinstance(port, bool)): raise TypeError(f"port must be an int or None, not {type(port).__name__}")
     hostport = host if port in (None, 80) else f"{host}:{port}"
     return f"GET {target} HTTP/1.0\r\nHost: {hostport}\r\nUser-Agent: uri1630\r\nAccept: */*\r\nConnection: close\r\n\r\n".encode('ascii')
 
-# %% ../nbs/32_retrieval.ipynb #2bdef414
+# %% ../nbs/32_retrieval.ipynb #53190cb4
 _STATUS_RE = re.compile(rb'HTTP/(\d)\.(\d) (\d{3})(?: ([^\r\n]*))?\r?\n\Z')
 
 def _http_head(c:_Conn, command:str):
@@ -245,7 +249,7 @@ def _http_head(c:_Conn, command:str):
         headers[name.decode('latin-1').lower()] = value.strip().decode('latin-1')
     return int(m[3]), (m[4] or b'').decode('latin-1'), headers
 
-# %% ../nbs/32_retrieval.ipynb #4f17788e
+# %% ../nbs/32_retrieval.ipynb #0e5c3a7d
 def _http_body(c:_Conn, status:int, headers:dict, command:str) -> bytes:
     "Read the body the headers announce: chunked, `Content-Length` octets, or to the close"
     if 100 <= status < 200 or status in (204, 304): return b''
@@ -265,7 +269,7 @@ def _http_body(c:_Conn, status:int, headers:dict, command:str) -> bytes:
     if not cl.isascii() or not cl.isdigit(): c.fail(f"malformed Content-Length {cl[:20]!r}", status, command)
     return c.read_exactly(int(cl), 'HTTP body')
 
-# %% ../nbs/32_retrieval.ipynb #e4cbe245
+# %% ../nbs/32_retrieval.ipynb #88881728
 def _retrieve_http(u, o:RetrievalOptions) -> bytes:
     "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply"
     target = u.request_target()
@@ -287,7 +291,7 @@ def _retrieve_http(u, o:RetrievalOptions) -> bytes:
 
 _RETRIEVERS['http'] = _retrieve_http
 
-# %% ../nbs/32_retrieval.ipynb #c390b58c
+# %% ../nbs/32_retrieval.ipynb #0490d0fd
 def _retrieve_via_gateway(u, o:RetrievalOptions) -> bytes:
     "RFC 1630 \"HTTP\": send the entire URI (without its fragment) to the gateway on the HTTP command line"
     target = u.text if u.fragment is None else u.text[:len(u.text) - len(u.fragment) - 1]
@@ -300,7 +304,7 @@ def _retrieve_via_gateway(u, o:RetrievalOptions) -> bytes:
     if 200 <= status < 300: return body
     o.fail(f"HTTP {status} {reason} from the gateway {host}:{port}", 'http', status, command)
 
-# %% ../nbs/32_retrieval.ipynb #f58a5c5a
+# %% ../nbs/32_retrieval.ipynb #9bb5bda5
 _REPLY_RE = re.compile(rb'(\d{3})([ -])')
 
 def _ftp_reply(c:_Conn, command:str):
@@ -318,7 +322,7 @@ def _ftp_reply(c:_Conn, command:str):
         text.append(more.strip())
     return int(m[1]), b' '.join(text).decode('latin-1')
 
-# %% ../nbs/32_retrieval.ipynb #04bb3006
+# %% ../nbs/32_retrieval.ipynb #3bea17bc
 _PASV_RE = re.compile(r'(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})')
 _EPSV_RE = re.compile(r'\((.)\1\1(\d{1,5})\1\)')
 
@@ -333,7 +337,7 @@ def _ftp_data_port(c:_Conn) -> int:
     if not 0 < port < 65536: c.fail(f"the FTP server named data port {port} in {code} {text}", code, cmd)
     return port
 
-# %% ../nbs/32_retrieval.ipynb #b42ab6a9
+# %% ../nbs/32_retrieval.ipynb #a371d9ca
 def _ftp_transfer(c:_Conn, command:str, o:RetrievalOptions) -> bytes:
     "`RETR`/`NLST`/`LIST`: open a passive data connection to the same host, send `command`, read the data"
     port = _ftp_data_port(c)
@@ -348,7 +352,7 @@ def _ftp_transfer(c:_Conn, command:str, o:RetrievalOptions) -> bytes:
         if code // 100 != 2: c.fail(f"FTP transfer for {command!r} failed: {code} {text}", code, command)
     return data
 
-# %% ../nbs/32_retrieval.ipynb #990b2863
+# %% ../nbs/32_retrieval.ipynb #faa08f07
 def ftp_session(host:str,          # the FTP server's host
                 port:int,          # its port (21 by default)
                 commands,          # the command lines to send, in order (`USER …`, `PASS …`, `CWD …`, `TYPE …`, `RETR …`)
@@ -381,7 +385,7 @@ def ftp_session(host:str,          # the FTP server's host
         except RetrievalError: pass
     return data if data is not None else b''
 
-# %% ../nbs/32_retrieval.ipynb #85d661b0
+# %% ../nbs/32_retrieval.ipynb #ecd208e1
 def _retrieve_ftp(u, o:RetrievalOptions) -> bytes:
     "RFC 1630 \"FTP\" / RFC 1738 §3.2: log in, the CWDs, TYPE, then RETR or NLST: exactly `commands()`"
     guess = o.ftp_type if u.name else None      # an empty name without a type code lists the directory: no guess
@@ -389,7 +393,7 @@ def _retrieve_ftp(u, o:RetrievalOptions) -> bytes:
 
 _RETRIEVERS['ftp'] = _retrieve_ftp
 
-# %% ../nbs/32_retrieval.ipynb #a63071f0
+# %% ../nbs/32_retrieval.ipynb #92884fe4
 _TERMINATORS = (b'\r\n.\r\n', b'\n.\r\n', b'\n.\n', b'\r\n.', b'\n.')
 
 def undot(data:bytes) -> bytes:
@@ -400,7 +404,7 @@ def undot(data:bytes) -> bytes:
     body = data[:len(data) - len(t) + t.index(b'.')]
     return re.sub(rb'(^|\n)\.\.', rb'\1.', body)
 
-# %% ../nbs/32_retrieval.ipynb #d48703cf
+# %% ../nbs/32_retrieval.ipynb #8989c82e
 class MenuItem(NamedTuple):
     "One line of a gopher menu (RFC 1436): type, display string, selector, host, port (and a Gopher+ tag)"
     gtype: str       # the item type: '0' text, '1' menu, '7' search, '9' binary, 'i' information, '3' error, …
@@ -419,7 +423,7 @@ class MenuItem(NamedTuple):
 
 _GOPHER_SAFE = "$-_.+!*'(),;/:@&="   # RFC 1738 safe, extra and reserved, less '?' and '#' (and '%', always encoded)
 
-# %% ../nbs/32_retrieval.ipynb #457f06c5
+# %% ../nbs/32_retrieval.ipynb #43bac0e3
 def parse_menu(data:bytes,              # a menu as received (the `.` line may be there or not)
                encoding:str='latin-1',  # how octets become characters (one per octet by default)
               ) -> tuple:
@@ -439,7 +443,7 @@ def parse_menu(data:bytes,              # a menu as received (the `.` line may b
         items.append(MenuItem(line[0], f[0], f[1], f[2], int(f[3]), f[4] if len(f) > 4 else ''))
     return tuple(items)
 
-# %% ../nbs/32_retrieval.ipynb #e7ecca1f
+# %% ../nbs/32_retrieval.ipynb #4e88e33a
 def _gopher_plus_body(c:_Conn, command:str) -> bytes:
     "Read a Gopher+ reply: `+N` N octets, `+-1` up to a `.` line, `+-2` to the close; `-…` is an error"
     head = c.readline('the Gopher+ reply header')
@@ -451,7 +455,7 @@ def _gopher_plus_body(c:_Conn, command:str) -> bytes:
     if h == b'+-2': return c.read_to_end('the Gopher+ data')
     return c.read_exactly(int(h[1:]), 'Gopher+ data')
 
-# %% ../nbs/32_retrieval.ipynb #8990ab32
+# %% ../nbs/32_retrieval.ipynb #c8816462
 _GOPHER_TEXT = frozenset('017')
 _GOPHER_ELSEWHERE = {'8': "a telnet session", 'T': "a tn3270 session", '2': "a CSO phone-book server (another protocol)"}
 
@@ -480,14 +484,14 @@ def gopher_exchange(host:str,        # the gopher server's host
             o.fail(f"gopher server error: {why}", 'gopher', command=request.rstrip('\r\n'))
     return data
 
-# %% ../nbs/32_retrieval.ipynb #31f20499
+# %% ../nbs/32_retrieval.ipynb #3268a0df
 def _retrieve_gopher(u, o:RetrievalOptions) -> bytes:
     "RFC 1630 \"Gopher\" / RFC 1738 §3.4: send `request()`, read the reply as the type code says"
     return gopher_exchange(u.host, u.effective_port, u.request(), u.gtype, o, plus=u.gopher_plus is not None)
 
 _RETRIEVERS['gopher'] = _retrieve_gopher
 
-# %% ../nbs/32_retrieval.ipynb #f07c5c35
+# %% ../nbs/32_retrieval.ipynb #5f6fca89
 def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
                   **kw,      # the options of `retrieve`
                  ) -> tuple:
@@ -497,7 +501,7 @@ def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type
         raise URIError(f"a menu is a gopher URL of type 1 or 7, not {url!r}", url, None, 'gopher')
     return parse_menu(retrieve(url, **kw))
 
-# %% ../nbs/32_retrieval.ipynb #931826c6
+# %% ../nbs/32_retrieval.ipynb #96032c7f
 def _retrieve_file(u, o:RetrievalOptions) -> bytes:
     "RFC 1630 \"file\": read the local file of a void or `localhost` host; any other host is an error"
     if not u.is_local:
