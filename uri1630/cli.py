@@ -200,6 +200,17 @@ def demo(out=None):
     p("Encoding levels of http://h/Zürich caf%E9?a+b%2Bc:")
     for lvl in ("decoded", "canonical", "conservative", "alphanumeric"):
         p(f"  {lvl:>12}: {to_level('http://h/Zürich caf%E9?a+b%2Bc', lvl)}")
+    from uri1630.partial import resolve, relative
+    ctx = "magic://a/b/c//d/e/f"
+    p(f"RFC 1630, 'Partial (relative) form', the example table (p. 11), context {ctx}:")
+    for part in ("g", "/g", "//g", "../g", "g:h"):
+        lit = resolve(ctx, part, reading="literal")
+        p(f"  {part:<5} -> {resolve(ctx, part):<24}" + (f"  (the prose read literally: {lit})" if lit != resolve(ctx, part) else ""))
+    p(f"  relative({ctx!r}, 'magic://a/g') = {relative(ctx, 'magic://a/g')!r}")
+    from uri1630.schemes import parse_url
+    ftp = "ftp://myname@host.dom/%2Fetc/motd"
+    p(f"RFC 1738 §3.2.2: the FTP commands for {ftp}:")
+    p("  " + " | ".join(parse_url(ftp).commands(password="secret")))
 
 # %% ../nbs/30_cli.ipynb #007c14f6
 def _encoding(name:str) -> str:
