@@ -50,14 +50,12 @@ def test_uri_arguments_reject_non_str(f, bad):
 
 
 # -- found by test_megabytes_of_hostile_text: a port of more than 4300 digits (owner: schemes, nbs/09) --
-@pytest.mark.xfail(strict=True, reason="reported to schemes (nbs/09_specific_schemes): int() of a >4300-digit port "
-                                       "raises ValueError ('Exceeds the limit ... integer string conversion')")
 def test_huge_port_is_a_syntax_error():
+    "int() of a >4300-digit port raised ValueError ('Exceeds the limit'); fixed in nbs/09_specific_schemes"
     from uri1630.schemes import parse_url
-    try:
+    with pytest.raises(URISyntaxError) as ei:
         parse_url("http://h:" + "9" * 5000 + "/")
-    except URIError:
-        pass
+    assert (ei.value.position, ei.value.rule) == (9, "port")
 
 
 def test_huge_port_in_risks_is_a_syntax_error_or_reported():

@@ -6,7 +6,7 @@
 __all__ = ['DEFAULT_PORTS', 'URL_CHARS', 'SCHEMES', 'USER_CHARS', 'Source', 'split_url', 'SchemeURL', 'GenericURL',
            'register_scheme', 'parse_url', 'IPURL', 'Login', 'parse_login']
 
-# %% ../nbs/09_specific_schemes.ipynb #a673b03c
+# %% ../nbs/09_specific_schemes.ipynb #6a8d9302
 import re, threading
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
@@ -16,13 +16,13 @@ from .errors import URIError, URISyntaxError, _need_str
 from .grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls
 from .encoding import unescape
 
-# %% ../nbs/09_specific_schemes.ipynb #b49f2e0d
+# %% ../nbs/09_specific_schemes.ipynb #1082616a
 # RFC 1738 §3.2–3.11: "If :<port> is omitted, the port defaults to N"
 DEFAULT_PORTS = MappingProxyType({
     "ftp": 21, "http": 80, "gopher": 70, "nntp": 119, "telnet": 23, "wais": 210, "prospero": 1525,
     "rlogin": 513, "tn3270": 23})
 
-# %% ../nbs/09_specific_schemes.ipynb #ae88eb04
+# %% ../nbs/09_specific_schemes.ipynb #8eb471ca
 # RFC 1630 URL BNF: xalpha | + | reserved (less # and space); RFC 1738 §5: xchar = unreserved | reserved | escape
 URL_CHARS = ''.join(sorted(set(ALPHA + DIGIT + SAFE_URL + EXTRA + RFC1738_EXTRA + ";/?:@=&")))
 
@@ -31,7 +31,7 @@ def _run_re(allowed:str, escapes:bool=True):
     "A regex matching a run of `allowed` characters and (if `escapes`) `%XX` escapes (no backtracking: `%` is never in `allowed`)"
     return re.compile(f"(?:{_cls(allowed.replace('%', ''))}|%{_cls(HEX)}{{2}})*" if escapes else f"{_cls(allowed.replace('%', ''))}*")
 
-# %% ../nbs/09_specific_schemes.ipynb #63956604
+# %% ../nbs/09_specific_schemes.ipynb #6178c6f1
 # RFC 1630 fragmentaddress  uri [ # fragmentid ]; the scheme-specific part is what follows `scheme :`
 class Source(NamedTuple):
     "The text a scheme parser reads: the whole `text` passed to `parse_url` and the span of its scheme-specific part"
@@ -55,7 +55,7 @@ class Source(NamedTuple):
         "Raise `URISyntaxError(message)` at index `pos` of `text`, naming `rule`"
         raise URISyntaxError(message, self.text, pos, rule)
 
-# %% ../nbs/09_specific_schemes.ipynb #c99ac31d
+# %% ../nbs/09_specific_schemes.ipynb #0713fb5d
 # RFC 1630/1738: escape  % hex hex — checked wherever a production allows it
 def _check(self:Source,
            i:int,               # start index in `text`
@@ -79,7 +79,7 @@ def _decode(self:Source, i:int, j:int, allowed:str, rule:str, escapes:bool=True)
 
 Source.check, Source.decode = _check, _decode
 
-# %% ../nbs/09_specific_schemes.ipynb #62c3272b
+# %% ../nbs/09_specific_schemes.ipynb #7def05d3
 # RFC 1738 §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]; RFC 1630: scheme  ialpha
 _SCHEME_CHARS = {"1738": frozenset(ALPHA + DIGIT + "+-."), "1630": frozenset(ALPHA + DIGIT + SAFE_URL + EXTRA)}
 
@@ -94,7 +94,7 @@ def _read_scheme(text, i, end, rfc):
         raise URISyntaxError("a scheme name starts with a letter", text, i, 'scheme')
     return k
 
-# %% ../nbs/09_specific_schemes.ipynb #7e65f697
+# %% ../nbs/09_specific_schemes.ipynb #d5f92633
 # RFC 1630: prefixedurl  u r l : url;  fragmentaddress  uri [ # fragmentid ]
 def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `<URL:…>`
               rfc:str="1738",   # "1738" or "1630": whose reading to follow where the RFCs disagree
@@ -114,7 +114,7 @@ def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `
     if h >= 0: src = src._replace(fragment=src.check(h + 1, end, URL_CHARS, 'fragmentid'))
     return src
 
-# %% ../nbs/09_specific_schemes.ipynb #b9c73754
+# %% ../nbs/09_specific_schemes.ipynb #9f30c443
 # every scheme object: immutable, hashable, equal when its parts are equal
 @dataclass(frozen=True, slots=True)
 class SchemeURL:
@@ -130,7 +130,7 @@ class SchemeURL:
         rows = '\n'.join(f"| {f.name} | {cell(getattr(self, f.name))} |" for f in fields(self) if f.name != 'text')
         return f"`{self.text}` — {type(self).__name__}\n\n| part | value |\n|---|---|\n{rows}"
 
-# %% ../nbs/09_specific_schemes.ipynb #ecff6259
+# %% ../nbs/09_specific_schemes.ipynb #90cb998f
 # RFC 1630 BNF of Generic URI Syntax: uri  scheme :  path [ ? search ]; fragmentaddress  uri [ # fragmentid ]
 @dataclass(frozen=True, slots=True)
 class GenericURL(SchemeURL):
@@ -147,7 +147,7 @@ def _parse_generic(src:Source) -> GenericURL:
     search = None if q < 0 else src.check(q + 1, src.end, URL_CHARS, 'search')
     return GenericURL(src.url, src.scheme, path, search, src.fragment)
 
-# %% ../nbs/09_specific_schemes.ipynb #9ab8c1d5
+# %% ../nbs/09_specific_schemes.ipynb #c13ed6a4
 # RFC 1630 "Registration of naming schemes": new schemes may be registered at a later time
 _REGISTRY = {}
 _LOCK = threading.Lock()
@@ -176,7 +176,7 @@ def register_scheme(name:str,                               # the scheme name (a
             raise URIError(f"scheme {key!r} is already registered; pass replace=True to replace it", rule='register_scheme')
         _REGISTRY[key] = parser
 
-# %% ../nbs/09_specific_schemes.ipynb #94840af0
+# %% ../nbs/09_specific_schemes.ipynb #5429352f
 # RFC 1630: url  httpaddress | ftpaddress | newsaddress | … ; RFC 1738 §5: url = httpurl | ftpurl | … | otherurl
 def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<URL:…>`
               rfc:str="1738",  # "1738" or "1630": whose reading to follow where the RFCs disagree
@@ -188,7 +188,7 @@ def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<
     if not isinstance(obj, SchemeURL): raise TypeError(f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL")
     return obj
 
-# %% ../nbs/09_specific_schemes.ipynb #0ad5b87f
+# %% ../nbs/09_specific_schemes.ipynb #00539618
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
 @dataclass(frozen=True, slots=True)
 class IPURL(SchemeURL):
@@ -208,7 +208,7 @@ class IPURL(SchemeURL):
         "The port to connect to: `port`, or else `default_port`"
         return self.default_port if self.port is None else self.port
 
-# %% ../nbs/09_specific_schemes.ipynb #c5b3e9da
+# %% ../nbs/09_specific_schemes.ipynb #d592a8d3
 # RFC 1738 §5: user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise; uchar = unreserved | escape
 USER_CHARS = ''.join(sorted(set(ALPHA + DIGIT + "$-_.+!*'()," + ";?&=")))
 _LABEL = frozenset(ALPHA + DIGIT + "-")
@@ -229,7 +229,7 @@ def _check_host(src, i, j):
         src.fail(j - len(labels[-1]), 'hostname', "the rightmost domain label never starts with a digit")
     return t[i:j]
 
-# %% ../nbs/09_specific_schemes.ipynb #c162d100
+# %% ../nbs/09_specific_schemes.ipynb #b2eadf02
 # RFC 1630: login  [ user [ : password ] @ ] hostport;  hostport  host [ : port ]
 class Login(NamedTuple):
     "The parts of RFC 1738 §3.1's `//<user>:<password>@<host>:<port>`, and where the login ends"
@@ -239,7 +239,7 @@ class Login(NamedTuple):
     port: Optional[int]      # `None` when absent
     end: int                 # index (in `src.text`) just after the login: the `/` (or other stop) or `src.end`
 
-# %% ../nbs/09_specific_schemes.ipynb #79da084c
+# %% ../nbs/09_specific_schemes.ipynb #01b94b6a
 # RFC 1738 §5: ip-schemepart = "//" login [ "/" urlpath ]
 def parse_login(src:Source,          # what `split_url` read
                 stops:str="/",       # characters that end the login (http also ends it at `?`)
@@ -270,4 +270,6 @@ def _read_port(src, i, j):
     if i == j: src.fail(i, 'port', "a port is one or more decimal digits; if the port is omitted, the colon is as well")
     for k in range(i, j):
         if src.text[k] not in DIGIT: src.fail(k, 'port', f"a port is decimal digits; found {describe_char(src.text[k])}")
-    return int(src.text[i:j])
+    digits = src.text[i:j].lstrip('0')       # no port has so many digits; int() of >4300 would be a ValueError
+    if len(digits) > 20: src.fail(i, 'port', "a port of more than 20 significant digits is no port")
+    return int(digits or '0')
