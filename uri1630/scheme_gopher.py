@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['GOPHER_CHARS', 'GopherURL']
 
-# %% ../nbs/12_gopher.ipynb #bdc4196d
+# %% ../nbs/12_gopher.ipynb #c45fd050
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional
@@ -13,7 +13,7 @@ from .errors import URIError, URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .schemes import IPURL, Source, register_scheme, parse_login, parse_url, URL_CHARS
 
-# %% ../nbs/12_gopher.ipynb #9dd86102
+# %% ../nbs/12_gopher.ipynb #a4db8273
 # RFC 1738 §5: xchar = unreserved | reserved | escape;  RFC 1630: gtype xalpha, gcommand path (xpalphas and "/")
 GOPHER_CHARS = MappingProxyType({"1738": URL_CHARS, "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"})
 
@@ -31,7 +31,7 @@ class GopherURL(IPURL):
         "RFC 1630's command string: the decoded selector, search and Gopher+ string, tab-separated, without CR LF"
         return '\t'.join(p for p in (self.selector, self.search, self.gopher_plus) if p is not None)
 
-# %% ../nbs/12_gopher.ipynb #35e354ad
+# %% ../nbs/12_gopher.ipynb #3c724493
 # RFC 1738 §5: gopherurl = "gopher://" hostport [ / [ gtype [ selector [ "%09" search [ "%09" gopher+_string ]]]]]
 def _parse_gopher(src:Source) -> GopherURL:
     "Read `gopher://hostport [ / [ gtype [ selector [ %09 search [ %09 gopher+_string ]]]]]`"
@@ -54,21 +54,23 @@ def _parse_gopher(src:Source) -> GopherURL:
 
 register_scheme("gopher", _parse_gopher)
 
-# %% ../nbs/12_gopher.ipynb #a9580f4c
+# %% ../nbs/12_gopher.ipynb #78fe6fea
 # RFC 1738 §3.4.1: selectors may contain any octets except 09, 0A and 0D
-def _esc_pos(text, start=0):
-    "Index of the first %0D, %0A or %00 escape in `text` (from `start`), or None"
+def _esc_pos(text, chars='\r\n\0', start=0):
+    "Index of the first escape of one of `chars` (%0D, %0A, %00) in `text` (from `start`), or None"
     u = text.upper()
-    return min((p for p in (u.find(e, start) for e in ('%0D', '%0A', '%00')) if p >= 0), default=None)
+    return min((p for p in (u.find(f"%{ord(c):02X}", start) for c in chars) if p >= 0), default=None)
 
 def _line(self, what, value, allow_crlf=False):
     "`value`, unless a decoded CR, LF or NUL in it would end the request line early"
-    for bad in (('\0',) if allow_crlf else ('\r', '\n', '\0')):
-        if bad in value:
-            raise URIError(f"the {what} holds {bad!r}, which would end the gopher request line early", self.text, _esc_pos(self.text), 'gopher-request')
+    refused = '\0' if allow_crlf else '\r\n\0'    # the parts before `value` were checked: its escape is the first one
+    if any(c in value for c in refused):
+        p = _esc_pos(self.text, refused)
+        bad = chr(int(self.text[p + 1:p + 3], 16)) if p is not None else next(c for c in refused if c in value)
+        raise URIError(f"the {what} holds {bad!r}, which would end the gopher request line early", self.text, p, 'gopher-request')
     return value
 
-# %% ../nbs/12_gopher.ipynb #fc53bea5
+# %% ../nbs/12_gopher.ipynb #93fe93cb
 # RFC 1738 §3.4.9: +%091%0D%0A+-1%0D%0A<ask_item1_value>%0D%0A…%0D%0A.%0D%0A
 _ASK_HEAD, _ASK_TAIL = "+\t1\r\n", "\r\n.\r\n"
 
