@@ -58,6 +58,15 @@ def test_huge_port_is_a_syntax_error():
     assert (ei.value.position, ei.value.rule) == (9, "port")
 
 
+def test_huge_nntp_article_number_is_a_syntax_error():
+    "the same int() limit in the nntp: article number (found by fixer; fixed in nbs/20_further_study)"
+    from uri1630.schemes import parse_url
+    importlib.import_module("uri1630.scheme_further")
+    with pytest.raises(URISyntaxError) as ei:
+        parse_url("nntp://h/g/" + "9" * 5000)
+    assert (ei.value.position, ei.value.rule) == (11, "digits")
+
+
 def test_huge_port_in_risks_is_a_syntax_error_or_reported():
     "risks() on a huge port: a URIError or a port risk, never ValueError from int()"
     from uri1630.security import risks

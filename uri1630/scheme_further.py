@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['NNTP_GROUP_CHARS', 'NntpURL']
 
-# %% ../nbs/20_further_study.ipynb #0f410a89
+# %% ../nbs/20_further_study.ipynb #4b8a468f
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional
@@ -13,7 +13,7 @@ from .errors import URISyntaxError
 from .grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from .schemes import IPURL, GenericURL, Source, register_scheme, parse_login, parse_url
 
-# %% ../nbs/20_further_study.ipynb #62137610
+# %% ../nbs/20_further_study.ipynb #30a4e214
 # RFC 1738 §5: group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ];  RFC 1630: group  ialpha [ . group ]
 NNTP_GROUP_CHARS = MappingProxyType({"1738": ALPHA + DIGIT + "-.+_", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
 
@@ -24,7 +24,7 @@ class NntpURL(IPURL):
     article: Optional[int]    # the article number within the group on that server; `None` when absent (RFC 1738)
     fragment: Optional[str]   # the fragment id, as written; `None` when absent
 
-# %% ../nbs/20_further_study.ipynb #629090c4
+# %% ../nbs/20_further_study.ipynb #1b1e5e6c
 # RFC 1738 §5: nntpurl = "nntp://" hostport "/" group [ "/" digits ];  RFC 1630: nntpaddress  n n t p : group / digits
 def _parse_nntp(src:Source) -> NntpURL:
     "Read `nntp://hostport/group[/digits]` (RFC 1738), or also `nntp:group/digits` (RFC 1630)"
@@ -44,6 +44,8 @@ def _parse_nntp(src:Source) -> NntpURL:
     for k in range(s + 1, end):
         if t[k] not in DIGIT: src.fail(k, 'digits', "the article number is decimal digits")
     if s + 1 == end: src.fail(end, 'digits', "the article number is one or more decimal digits")
-    return NntpURL(src.url, src.scheme, None, None, host, port, group, int(t[s + 1:end]), src.fragment)
+    digits = t[s + 1:end].lstrip('0')         # int() of more than 4300 digits would be a ValueError
+    if len(digits) > 20: src.fail(s + 1, 'digits', "an article number of more than 20 significant digits is no article number")
+    return NntpURL(src.url, src.scheme, None, None, host, port, group, int(digits or '0'), src.fragment)
 
 register_scheme("nntp", _parse_nntp)
