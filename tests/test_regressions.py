@@ -78,9 +78,12 @@ def test_huge_port_in_risks_is_a_syntax_error_or_reported():
 
 
 # -- found by test_results_are_immutable (owners named): list results are unhashable --
-@pytest.mark.xfail(strict=True, reason="reported to lead: decode_search returns a list (tests/test_properties.py compares with a list)")
-def test_decode_search_result_hashable():
-    hash(decode_search("a+b"))
+def test_decode_search_returns_fresh_lists():
+    "The contract is `decode_search(search) -> list[str]`: a new list on every call, of immutable words"
+    a = decode_search("a+b%2Bc")
+    assert a == ["a", "b+c"] and all(type(w) is str for w in a)
+    a.append("x")
+    assert decode_search("a+b%2Bc") == ["a", "b+c"]
 
 
 def test_extract_returns_fresh_lists():

@@ -25,13 +25,12 @@ IDS = [f.qualname for f in FUNCS]
 # Each entry makes that test xfail(strict=True) for that function, so a fix is noticed (and the entry must go).
 KNOWN_BROKEN = {
     **{(t, q): why for q, why in surface.KNOWN_BROKEN_FUNCS.items() for t in ("anytext", "immutable")},
-    ("immutable", "reserved.decode_search"): "reported to lead: decode_search returns a list; a tuple would break "
-                                             "tests/test_properties.py::test_search_roundtrip (compares with a list)",
 }
 
-# Functions whose public contract is to return a list (`extract(text) -> list[str]`): the list must be fresh on
-# each call and hold only immutable items (tests/test_regressions.py::test_extract_returns_fresh_lists).
-LIST_CONTRACT = {"context.find_urls", "context.extract"}
+# Functions whose public contract is to return a list (`extract(text) -> list[str]`, `decode_search(search) ->
+# list[str]`): the list must be fresh on each call and hold only immutable items
+# (tests/test_regressions.py::test_extract_returns_fresh_lists, ::test_decode_search_returns_fresh_lists).
+LIST_CONTRACT = {"context.find_urls", "context.extract", "reserved.decode_search"}
 
 # Pieces of hostile input: malformed and reserved escapes, encoded controls, dot segments, wrappers,
 # surrogates, characters beyond Latin-1, scheme prefixes, huge ports.
