@@ -197,9 +197,9 @@ def demo(out=None):
     for bad in ["fxqn:/us/va/reston/cnri/ietf/24/asdf%*.fred", "news:12345667123%asdghfh@info.cern.ch"]:
         try: validate(bad)
         except URIError as e: p(f"  Example 3 (illegal):\n    {bad}\n    {' ' * e.position}^ {e.message} (rule {e.rule!r}, position {e.position})")
-    p("Encoding levels of http://h/Zürich caf%E9?a+b%2Bc:")
+    p("Encoding levels of http://info.cern.ch/a b/$(Zürich)~caf%E9?a+b%2Bc:")
     for lvl in ("decoded", "canonical", "conservative", "alphanumeric"):
-        p(f"  {lvl:>12}: {to_level('http://h/Zürich caf%E9?a+b%2Bc', lvl)}")
+        p(f"  {lvl:>12}: {to_level('http://info.cern.ch/a b/$(Zürich)~caf%E9?a+b%2Bc', lvl)}")
     from uri1630.partial import resolve, relative
     ctx = "magic://a/b/c//d/e/f"
     p(f"RFC 1630, 'Partial (relative) form', the example table (p. 11), context {ctx}:")
