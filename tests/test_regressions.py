@@ -142,6 +142,14 @@ def test_check_production_negative_span():
         pass
 
 
+def test_check_production_span_beyond_text():
+    "found by the CI fuzz run (input base64 K2kAAAAKAABnACk=): a span beyond the text was a plain ValueError"
+    ug = importlib.import_module("uri1630.url_grammar")
+    with pytest.raises(URIError) as e:
+        ug.check_production("", 5, 8, "url", "rfc1630")
+    assert e.value.rule == "span" and isinstance(e.value, ValueError)
+
+
 # -- found by the fuzzer (input base64 JS9fdGVsbmV0Oi8vAQ/9MZYCow==): retrieve.http_request (owner of nbs/32_retrieval) --
 def test_http_request_non_ascii_host():
     "was UnicodeEncodeError (fixed in nbs/32_retrieval: the host is checked, rule 'host')"

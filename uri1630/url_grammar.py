@@ -10,7 +10,7 @@ __all__ = ['RFC1630', 'RFC1630_AS_PRINTED', 'RFC1738', 'RFC1738_AS_PRINTED', 'DI
 import re
 from types import MappingProxyType
 from typing import NamedTuple
-from .errors import URISyntaxError, _need_str
+from .errors import URIError, URISyntaxError, _need_str
 from .grammar import (ALPHA, DIGIT, HEX, SAFE, SAFE_URL, EXTRA, ALPHANUM2, RFC1738_SAFE, RFC1738_EXTRA,
                              RFC1738_RESERVED, _cls, describe_char, register_grammar, validate, is_valid)
 
@@ -232,7 +232,7 @@ def check_production(text:str,               # the whole text the caller passed
     if g is None: raise ValueError(f"unknown URL grammar {grammar!r}; known: {', '.join(_URL_GRAMMARS)}")
     if production not in g.rules: raise ValueError(f"grammar {grammar!r} has no production {production!r}")
     if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(text)):
-        raise ValueError(f"start and end must be indices of text with 0 <= start <= end <= {len(text)}")
+        raise URIError(f"start and end must be indices of text with 0 <= start <= end <= {len(text)}", rule='span')  # a ValueError too
     key = (grammar, production)
     if key not in _PRODUCTIONS: _PRODUCTIONS[key] = re.compile(g.rules[production].regex())
     if _PRODUCTIONS[key].fullmatch(text, start, end): return
