@@ -110,7 +110,7 @@ def test_ask_needs_explicit_option():
         e = _raises(URIError, lambda: retrieve(_url(m, "gopher") + ASK[1:]), "allow_ask")
         time.sleep(0.1); assert m.received == []
         assert retrieve(_url(m, "gopher") + ASK[1:], allow_ask=True) == b"ok"
-        time.sleep(0.1); assert m.received[-1] == b"sel\t\t+\t1\r\n+-1\r\nvalue\r\n.\r\n"
+        time.sleep(0.1); assert m.received[-1] == b"sel\t+\t1\r\n+-1\r\nvalue\r\n.\r\n"
     assert [r for r in risks("gopher://h" + ASK) if r.kind == 'gopher-ask']
 
 @pytest.mark.parametrize("value, bad", [
@@ -130,7 +130,7 @@ def _trickle(c, rec):
 
 def test_default_total_deadline_covers_a_trickle(monkeypatch):
     assert inspect.signature(retrieve).parameters['total_timeout'].default == R.DEFAULT_TOTAL_TIMEOUT == 60
-    monkeypatch.setattr(R, 'DEFAULT_TOTAL_TIMEOUT', 1.5)
+    monkeypatch.setitem(retrieve.__kwdefaults__, 'total_timeout', 1.5)
     with S.Misbehaving(_trickle) as m:
         t = time.monotonic()
         e = _raises(RetrievalError, lambda: retrieve(_url(m, "http"), timeout=10), "1.5")
