@@ -458,6 +458,16 @@ def ftp_session(host:str,          # the FTP server's host
         if bad is not None:
             show = 'PASS ***' if cmd[:5].upper() == 'PASS ' else cmd[:80]
             raise URIError(f"an FTP command holds CR, LF, NUL or a character that is no octet, at its character {bad}: {show!r}", None, None, 'ftp')
+    secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == 'PASS ' and len(cmd) > 5]
+    try: return _ftp_dialogue(host, port, commands, o)
+    except RetrievalError as e:           # RFC 1738 §6: a server that echoes the password does not get it into a message
+        if not any(p in e.message for p in secrets): raise
+        msg = e.message
+        for p in secrets: msg = msg.replace(p, '***')
+        raise RetrievalError(msg, e.text, e.position, e.rule, e.status, e.command) from None
+
+def _ftp_dialogue(host:str, port:int, commands, o:RetrievalOptions) -> bytes:
+    "The FTP dialogue of `ftp_session`: greeting, login, the commands, `QUIT`"
     data, logged_in, asked = None, False, None
     with o.conn(host, port, 'ftp') as c:
         code, text = _ftp_reply(c, 'the greeting')
