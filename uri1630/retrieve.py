@@ -650,13 +650,14 @@ def _retrieve_file(u, o:RetrievalOptions) -> bytes:
     except IsADirectoryError: o.fail(f"{path} is a directory, not a regular file", 'file')
     except FileNotFoundError: o.fail(f"no such file: {path}", 'file')
     except OSError as e: o.fail(f"cannot read {path}: {e.strerror or e}", 'file')
-    with open(fd, 'rb', closefd=True) as f:
+    try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode): o.fail(f"{path} is a directory, not a regular file", 'file')
         if not stat.S_ISREG(mode): o.fail(f"{path} is not a regular file (a FIFO, socket or device): file: URLs read only regular files", 'file')
         if hasattr(os, 'set_blocking'): os.set_blocking(fd, True)
-        try: data = f.read(o.max_bytes + 1)
-        except OSError as e: o.fail(f"cannot read {path}: {e.strerror or e}", 'file')
+        with open(fd, 'rb', closefd=False) as f: data = f.read(o.max_bytes + 1)
+    except OSError as e: o.fail(f"cannot read {path}: {e.strerror or e}", 'file')
+    finally: os.close(fd)
     if len(data) > o.max_bytes: o.fail(f"{path} is larger than max_bytes={o.max_bytes}", 'file')
     return data
 
