@@ -373,9 +373,12 @@ def _retrieve_http(u, o:RetrievalOptions) -> bytes:
     if 300 <= status < 400 and loc and o.redirects > 0:
         if loc.startswith('/'): loc = f"http://{u.host}{'' if u.port is None else f':{u.port}'}{loc}"
         if not loc.lower().startswith('http:'):
-            o.fail(f"HTTP {status} {reason}: not following the redirect to {loc!r} (only http: URLs and absolute paths)", 'http', status, command)
-        return _retrieve(loc, o._replace(url=loc, redirects=o.redirects - 1))
-    more = f" to {loc}" if loc and 300 <= status < 400 else ''
+            o.fail(f"HTTP {status} {reason}: not following the redirect to {loc[:200]!r} (only http: URLs and absolute paths)", 'http', status, command)
+        try: return _retrieve(loc, o._replace(url=loc, redirects=o.redirects - 1))
+        except RetrievalError: raise
+        except URIError as e:           # the server chose this URL: its faults are the server's
+            o.fail(f"HTTP {status} {reason}: the redirect target {loc[:80]!r} cannot be followed: {e.message}", 'http', status, command)
+    more = f" to {loc[:200]}" if loc and 300 <= status < 400 else ''
     o.fail(f"HTTP {status} {reason}{more}", 'http', status, command)
 
 _RETRIEVERS['http'] = _retrieve_http
