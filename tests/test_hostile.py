@@ -307,3 +307,14 @@ def test_cli_extract_linear_after_unclosed_lt():
         return _cpu(lambda: _extract_stream(io.StringIO(text), io.StringIO(), size=4096))
     small, big = run(40_000), run(400_000)
     assert big < 30 * max(small, 0.005), (small, big)
+
+def test_menu_of_tiny_lines_is_bounded_by_max_bytes():
+    "Each item held costs ~128 octets besides its text: a menu of 12-octet lines stops at max_bytes, not at 13x it"
+    with _gopher(b"0a\t/b\th\t70\r\n" * (8 * MiB // 12)) as m:
+        out = []
+        def run():
+            try: retrieve_menu(_url(m, "gopher", "1"), max_bytes=4 * MiB)
+            except RetrievalError as e: out.append(str(e))
+        peak = _peak(run)
+    assert out and "iter_menu" in out[0]
+    assert peak <= 2 * 4 * MiB, peak / MiB

@@ -640,7 +640,15 @@ def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type
                   **kw,      # the options of `retrieve`
                  ) -> tuple:
     "Retrieve a gopher menu and return its `MenuItem`s (each `.url` a gopher URL again)"
-    return tuple(iter_menu(url, **kw))
+    budget, items = kw.get('max_bytes', DEFAULT_MAX_BYTES), []
+    for item in iter_menu(url, **kw):     # each item held costs about _ITEM_COST octets besides its text: counted too
+        items.append(item)
+        if len(items) * _ITEM_COST > budget:
+            raise RetrievalError(f"the menu has more than {budget // _ITEM_COST} items: holding them would take more than "
+                                 f"max_bytes={budget} octets (iter_menu streams them instead)", _mask_password(url), None, 'gopher')
+    return tuple(items)
+
+_ITEM_COST = 128        # octets a `MenuItem` takes besides its strings' text (a 6-tuple, 2 small strings)
 
 # %% ../nbs/32_retrieval.ipynb #96032c7f
 def _retrieve_file(u, o:RetrievalOptions) -> bytes:
