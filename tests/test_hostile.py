@@ -240,6 +240,31 @@ def _peak(fn):
     finally: peak = tracemalloc.get_traced_memory()[1]; tracemalloc.stop()
     return peak
 
+def _ftp_serving(data:bytes):
+    "A minimal FTP server (control and one passive data listener) that sends `data` for any RETR"
+    dsrv = S.Misbehaving(lambda c, rec: c.sendall(data))
+    def script(c, rec):
+        c.sendall(b"220 hi\r\n")
+        while (line := S.read_until(c)):
+            verb = line[:4].upper()
+            if verb == b"USER": c.sendall(b"331 pw\r\n")
+            elif verb == b"PASS": c.sendall(b"230 in\r\n")
+            elif verb == b"PASV": c.sendall(b"227 ok (127,0,0,1,%d,%d)\r\n" % divmod(dsrv.port, 256))
+            elif verb == b"RETR": c.sendall(b"150 here\r\n"); time.sleep(0.05); c.sendall(b"226 done\r\n")
+            elif verb == b"QUIT": c.sendall(b"221 bye\r\n"); return
+            else: c.sendall(b"200 ok\r\n")
+    srv = S.Misbehaving(script); srv.data = dsrv
+    return srv
+
+def test_ftp_file_memory_bound():
+    n = 32 * MiB
+    body = (b"x" * 63 + b"\n") * (n // 64)
+    srv = _ftp_serving(body)
+    with srv as m, srv.data:
+        got = []
+        peak = _peak(lambda: got.append(len(retrieve(_url(m, "ftp", "f"), max_bytes=40 * MiB))))
+    assert got == [n] and peak <= 4 * n, peak / n
+
 @pytest.mark.parametrize("make", ["http-length", "http-close", "ftp-greeting", "gopher-text"])
 def test_retrieval_memory_bound(make):
     n = 32 * MiB

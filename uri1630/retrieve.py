@@ -156,6 +156,16 @@ class _Conn:
             self.buf = bytearray(b[take:]); self.pos = 0                  # what follows, for the next read
         return bytes(data)
 
+    @property
+    def ipv6(self) -> bool:
+        "Whether the connection is over IPv6"
+        return self.sock.family == socket.AF_INET6
+
+    @property
+    def peer_host(self) -> str:
+        "The address this connection reached (where a second connection to the same host must go)"
+        return self.sock.getpeername()[0]
+
     def close(self):
         "Close the socket"
         try: self.sock.close()
@@ -420,7 +430,7 @@ _EPSV_RE = re.compile(r'\((.)\1\1(\d{1,5})\1\)')
 
 def _ftp_data_port(c:_Conn) -> int:
     "Ask for passive mode (`EPSV` over IPv6, else `PASV`) and return the data port"
-    cmd = 'EPSV' if c.sock.family == socket.AF_INET6 else 'PASV'
+    cmd = 'EPSV' if c.ipv6 else 'PASV'
     c.send(cmd.encode() + b'\r\n')
     code, text = _ftp_reply(c, cmd)
     m = (_EPSV_RE if cmd == 'EPSV' else _PASV_RE).search(text)
@@ -435,8 +445,8 @@ def _ftp_data_port(c:_Conn) -> int:
 def _ftp_transfer(c:_Conn, command:str, o:RetrievalOptions) -> bytes:
     "`RETR`/`NLST`/`LIST`: open a passive data connection to the same host, send `command`, read the data"
     port = _ftp_data_port(c)
-    host = c.sock.getpeername()[0]           # the control connection's peer, never the PASV reply's address
-    with _Conn(host, port, o.deadline, o.max_bytes, o.url, 'ftp') as d:
+    host = c.peer_host                       # the control connection's peer, never the PASV reply's address
+    with o._replace(trace=None).conn(host, port, 'ftp') as d:
         c.send(command.encode('latin-1') + b'\r\n')
         code, text = _ftp_reply(c, command)
         if code // 100 not in (1, 2): c.fail(f"FTP server refused {command!r}: {code} {text}", code, command)
