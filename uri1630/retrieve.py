@@ -10,10 +10,11 @@ __all__ = ['DEFAULT_TOTAL_TIMEOUT', 'DEFAULT_MAX_BYTES', 'ANONYMOUS_EMAIL', 'NO_
 # %% ../nbs/32_retrieval.ipynb #4b6802b7
 import math, os, re, socket, stat, time
 from types import MappingProxyType
-from typing import NamedTuple, Optional, Callable, Iterator
+from typing import NamedTuple, Optional, Callable, Iterable, Iterator, NoReturn
 from .errors import URIError, URIEncodingError, _need_str
 from .encoding import escape
-from .schemes import parse_url, split_url
+from .schemes import parse_url, split_url, Source
+from .scheme_gopher import GopherURL
 from . import scheme_http, scheme_ftp, scheme_gopher, scheme_file   # importing them registers the schemes spoken here
 
 # %% ../nbs/32_retrieval.ipynb #310b1a0e
@@ -36,7 +37,7 @@ def _rebuild_retrieval(cls, *a): return cls(*a)
 
 _PASSWORD_RE = re.compile(r'(?i)^(<?(?:url:)?[a-z][a-z0-9+.-]*://[^/?#@:]*:)[^/?#@]*@')
 
-def _mask_password(url):
+def _mask_password(url:Optional[str]) -> Optional[str]:
     "`url` with the password of its `//user:password@` login shown as `***` (RFC 1738 §6: a password should stay secret)"
     return _PASSWORD_RE.sub(r'\1***@', url) if isinstance(url, str) else url
 
@@ -82,7 +83,14 @@ def _hostname(host:str, url:str) -> str:
 
 class _Conn:
     "A TCP connection whose every connect, write and read ends by the `Deadline`, and whose reads are bounded by `max_bytes`"
-    def __init__(self, host:str, port:int, deadline:Deadline, max_bytes:int, url:str, rule:str, trace=None):
+    def __init__(self,
+                 host:str,            # the host to connect to
+                 port:int,            # its port (0-65535)
+                 deadline:Deadline,   # when the whole retrieval must be done
+                 max_bytes:int,       # the most octets read from this connection
+                 url:str,             # the URL being retrieved (for errors; its password is never shown)
+                 rule:str,            # the scheme, for errors
+                 trace:Optional[Callable]=None): # called as trace(direction, line) for each line sent and received
         self.url, self.rule, self.max_bytes, self.trace, self.n, self.deadline = url, rule, max_bytes, trace, 0, deadline
         self.buf, self.pos = bytearray(), 0      # received, not yet consumed: buf[pos:]
         if not (isinstance(port, int) and 0 <= port <= 65535): raise URIError(f"port {str(port)[:20]} is not in 0-65535", _mask_password(url), None, 'port')
@@ -92,17 +100,17 @@ class _Conn:
         except socket.timeout: self.fail(deadline.why(f"connecting to {host}:{port}"))
         except OSError as e: self.fail(f"cannot connect to {host}:{port}: {e.strerror or e}")
 
-    def fail(self, message:str, status:int=None, command:str=None):
+    def fail(self, message:str, status:Optional[int]=None, command:Optional[str]=None) -> NoReturn:
         "Raise the `RetrievalError` of this connection"
         raise RetrievalError(message, self.url, None, self.rule, status, command)
 
-    def _arm(self, doing:str):
+    def _arm(self, doing:str) -> None:
         "Give the next socket operation what is left of the deadline (at most the per-operation timeout)"
         left = self.deadline.budget()
         if left <= 0: self.fail(self.deadline.why(doing))
         self.sock.settimeout(left)
 
-    def send(self, data:bytes, show:str=None):
+    def send(self, data:bytes, show:Optional[str]=None) -> None:
         "Write all of `data` before the deadline (`show`: what `trace` prints instead, e.g. `PASS ***`)"
         if self.trace:
             for line in (show if show is not None else data.decode('latin-1')).rstrip('\r\n').split('\r\n'): self.trace('>', line)
@@ -135,7 +143,7 @@ class _Conn:
         if self.trace: self.trace('<', line.decode('latin-1').rstrip('\r\n'))
         return line
 
-    def lines(self, what:str, limit:int=65536):
+    def lines(self, what:str, limit:int=65536) -> Iterator[bytes]:
         "Each line until the server closes (the last one maybe without LF): one line in memory at a time"
         while (line := self.readline(what, limit)): yield line
 
@@ -166,7 +174,7 @@ class _Conn:
         "The address this connection reached (where a second connection to the same host must go)"
         return self.sock.getpeername()[0]
 
-    def close(self):
+    def close(self) -> None:
         "Close the socket"
         try: self.sock.close()
         except OSError: pass
@@ -174,7 +182,7 @@ class _Conn:
     def __exit__(self, *a): self.close()
 
 # %% ../nbs/32_retrieval.ipynb #c0aa0002
-def _number(c:_Conn, digits:bytes, base:int, what:str, command:str, status:int=None) -> int:
+def _number(c:_Conn, digits:bytes, base:int, what:str, command:str, status:Optional[int]=None) -> int:
     "A length the server sent: 1 to 19 digits (Python's 4,300-digit limit is never reached), else `RetrievalError`"
     if not 0 < len(digits) <= 19: c.fail(f"the {what} {digits[:20]!r}{'…' if len(digits) > 20 else ''} has {len(digits)} digits: no length uri1630 reads has more than 19", status, command)
     return int(digits, base)
@@ -223,7 +231,7 @@ def _no_retrieval(u, o:RetrievalOptions):
     o.fail(f"RFC 1630 defines no retrieval for {u.scheme}: here: a {u.scheme}: URL {why}", u.scheme)
 
 # %% ../nbs/32_retrieval.ipynb #f0752d67
-def _port_position(src) -> int:
+def _port_position(src:Source) -> int:
     "Index of the first digit of the port in `src`'s `//user:password@host:port` login"
     t, i = src.text, src.start + 2
     j = min([k for k in (t.find(c, i, src.end) for c in ('/?' if src.scheme == 'http' else '/')) if k >= 0], default=src.end)
@@ -554,7 +562,7 @@ def _menu_item(line:str, n:int, hosts:dict) -> Optional[MenuItem]:
     host = hosts.setdefault(f[2], f[2])            # one string per distinct host: menus repeat their hosts
     return MenuItem(line[0], f[0], f[1], host, int(f[3]), f[4] if len(f) > 4 else '')
 
-def _menu_items(lines, encoding:str):
+def _menu_items(lines:Iterable[bytes], encoding:str) -> Iterator[MenuItem]:
     "The `MenuItem`s of an iterable of menu lines (bytes, LF kept), stopping at RFC 1436's `.` line"
     hosts = {}
     for n, raw in enumerate(lines, 1):
@@ -617,7 +625,7 @@ def gopher_exchange(host:str,        # the gopher server's host
     return data
 
 # %% ../nbs/32_retrieval.ipynb #3268a0df
-def _gopher_request(u, o:RetrievalOptions) -> str:
+def _gopher_request(u:GopherURL, o:RetrievalOptions) -> str:
     "The request of gopher URL `u`; an ASK block only if `o.allow_ask` (it sends lines of the URL's choosing)"
     if u.ask_block is not None and not o.allow_ask:
         raise URIError("this gopher+ URL carries an ASK block (form values sent as extra request lines, RFC 1738 §3.4.9); "
