@@ -322,11 +322,12 @@ class Misbehaving:
         self._sock = socket.create_server((HOST, 0)); self.port = self._sock.getsockname()[1]
         self.host = HOST
         self.received, self._stop = [], False
+        self._sock.settimeout(0.1)            # accept() wakes up to notice close()
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self, lifetime=600.0):
         "Serve until `close()`, and at most `lifetime` seconds: the loop is bounded, the server stops itself"
-        self._sock.settimeout(0.1); end = time.monotonic() + lifetime
+        end = time.monotonic() + lifetime
         while not self._stop and time.monotonic() < end:
             try: c, _ = self._sock.accept()
             except socket.timeout: continue

@@ -22,11 +22,12 @@ class Scripted:
     def __init__(self, until=b"\r\n"):
         self.until, self.reply, self.served, self._stop = until, (lambda c: None), 0, False
         self._sock = socket.create_server((S.HOST, 0)); self.host, self.port = S.HOST, self._sock.getsockname()[1]
+        self._sock.settimeout(0.1)            # accept() wakes up to notice close()
         self._thread = threading.Thread(target=self._accept, daemon=True); self._thread.start()
 
     def _accept(self, lifetime=600.0):
         "Serve until `close()`, or at most `lifetime` seconds: never outlives the test run"
-        self._sock.settimeout(0.1); end = time.monotonic() + lifetime
+        end = time.monotonic() + lifetime
         while not self._stop and time.monotonic() < end:
             try: c, _ = self._sock.accept()
             except socket.timeout: continue

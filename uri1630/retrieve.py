@@ -564,7 +564,7 @@ def _menu_item(line:str, n:int, hosts:dict) -> Optional[MenuItem]:
 
 def _menu_items(lines:Iterable[bytes], encoding:str) -> Iterator[MenuItem]:
     "The `MenuItem`s of an iterable of menu lines (bytes, LF kept), stopping at RFC 1436's `.` line"
-    hosts = {}
+    hosts: dict = {}
     for n, raw in enumerate(lines, 1):
         if raw.rstrip(b'\r\n') == b'.': return
         if raw.startswith(b'..'): raw = raw[1:]
