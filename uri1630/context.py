@@ -81,8 +81,12 @@ def extract_stream(chunks:Iterable[str],        # the text in pieces, as read (e
                    grammar:Optional[str]=None,  # if given, a URL must also be valid in this grammar
                   ) -> Iterator[str]:
     "The URLs `extract` finds in the concatenated `chunks`, yielded as each wrapper closes: every character is scanned once"
-    if hyphen not in ('keep', 'drop'): raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")
-    pending = []               # the unclosed wrapper so far: from its '<', no '>' in it (never rescanned while it grows)
+    if hyphen not in ('keep', 'drop'): raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")   # checked now, not when iterated
+    return _stream_urls(iter(chunks), hyphen, bare, grammar)
+
+def _stream_urls(chunks:Iterator[str], hyphen:str, bare:bool, grammar:Optional[str]) -> Iterator[str]:
+    "The generator behind `extract_stream`"
+    pending: List[str] = []               # the unclosed wrapper so far: from its '<', no '>' in it (never rescanned while it grows)
     for chunk in chunks:
         _need_str(chunk, 'chunk')
         gt = chunk.rfind('>')

@@ -66,7 +66,9 @@ def _decode_level(text:str, start:int, end:int, encoding:str) -> str:
     try: return octets.decode(encoding)
     except UnicodeDecodeError as e:
         raise URIEncodingError(f"the octets of this level are not {encoding} (pass encoding='latin-1' for one character per octet)",
-                               text, where[e.start], 'file-path') from None
+                               text, where[e.start] if e.start < len(where) else start, 'file-path') from None
+    except UnicodeError as e:
+        raise URIEncodingError(f"this level cannot be decoded as {encoding}: {e}", text, start, 'file-path') from None
 
 def _to_local_path(self:FileURL,
                    style:Optional[str]=None,  # "posix", "windows" or "vms"; `None`: the running system's
@@ -75,7 +77,9 @@ def _to_local_path(self:FileURL,
     "The local file name of this URL; `URIError` if the file is on another host, or a level cannot be named or would leave its directory"
     style = style or ("windows" if os.name == "nt" else "posix")
     if style not in _SEPS: raise ValueError(f"style must be one of {sorted(_SEPS)}, not {style!r}")
-    _need_str(encoding, 'encoding'); codecs.lookup(encoding)
+    _need_str(encoding, 'encoding')
+    try: b''.decode(encoding)
+    except LookupError: raise ValueError(f"encoding must be a text encoding such as 'utf-8' or 'latin-1', not {encoding[:40]!r}") from None
     if not self.is_local:
         raise URIError(f"the file is on host {self.host!r}, not this machine; its path cannot be used here", self.text, len(self.scheme) + 3, 'file-host')
     t = self.text; pos = t.find('//') + 2 + len(self.host) + 1            # the first level, after the path's "/"
