@@ -209,7 +209,14 @@ def test_duplicate_content_length():
 
 def test_password_not_in_repr_or_messages():
     u = parse_url(f"ftp://bob:{SECRET}@h/x")
-    assert SECRET not in repr(u)
+    assert SECRET not in repr(u) and u.password == SECRET
+    from uri1630.schemes import SCHEMES
+    shown = 0
+    for scheme in SCHEMES:                              # every scheme that takes a password: never in the repr
+        try: u = parse_url(f"{scheme}://bob:{SECRET}@h/")
+        except URIError as e: assert SECRET not in str(e) + repr(e), str(e); continue
+        if getattr(u, 'password', None) == SECRET: shown += 1; assert SECRET not in repr(u), repr(u)
+    assert shown >= 2
     for bad in (f"ftp://bob:{SECRET}@h^st/x", f"ftp://bob:{SECRET}@host:99999999999999999999999/x",
                 f"ftp://bob:{SECRET}^@host/x", f"http://bob:{SECRET}@host/x"):
         try: parse_url(bad)
@@ -273,8 +280,8 @@ def test_retrieval_memory_bound(make):
         head = b"HTTP/1.0 200 OK\r\n" + (b"Content-Length: %d\r\n" % n if make == "http-length" else b"") + b"\r\n"
         srv, url = _http(head + body), "http"
     elif make == "ftp-greeting":
-        greet = b"220-" + b"g" * 60 + b"\r\n"
-        srv = S.Misbehaving(lambda c, rec: c.sendall(greet * (n // len(greet)) + b"220 hi\r\n421 bye\r\n")); url = "ftp"
+        greet = b"220-" + b"g" * 60 + b"\r\n"; greeting = greet * (n // len(greet)) + b"220 hi\r\n421 bye\r\n"
+        srv = S.Misbehaving(lambda c, rec: c.sendall(greeting)); url = "ftp"
     else:
         srv, url = _gopher(body), "gopher"
     with srv as m:
@@ -343,3 +350,14 @@ def test_menu_of_tiny_lines_is_bounded_by_max_bytes():
         peak = _peak(run)
     assert out and "iter_menu" in out[0]
     assert peak <= 2 * 4 * MiB, peak / MiB
+
+def test_ftp_greeting_of_tiny_lines_memory():
+    "A multi-line greeting of 6-octet lines: the reply text kept is at most 4 KiB (main held ~22 octets per octet)"
+    n = 2 * MiB
+    greeting = b"220-g\r\n" * (n // 7) + b"220 hi\r\n421 bye\r\n"     # built before measuring: the server shares the process
+    srv = S.Misbehaving(lambda c, rec: c.sendall(greeting))
+    with srv as m:
+        def run():
+            with pytest.raises(RetrievalError): retrieve(_url(m, "ftp", "f"))
+        peak = _peak(run)
+    assert peak <= n // 4, peak / n
