@@ -647,7 +647,10 @@ def iter_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
     if u.scheme != 'gopher' or u.gtype not in ('1', '7'):
         raise URIError(f"a menu is a gopher URL of type 1 or 7, not {url[:200]!r}", url, None, 'gopher')
     o = _options(url, **kw)
-    request = _gopher_request(u, o)
+    return _menu_stream(u, o, _gopher_request(u, o))     # the arguments are checked now; the connection opens when iterated
+
+def _menu_stream(u:GopherURL, o:RetrievalOptions, request:str) -> Iterator[MenuItem]:
+    "The generator behind `iter_menu`: connect, send `request`, yield each item as its line arrives"
     with o.conn(u.host, u.effective_port, 'gopher') as c:
         c.send(request.encode('latin-1'))
         try: yield from _menu_items(c.lines('the gopher menu'), 'latin-1')
