@@ -11,6 +11,7 @@ __all__ = ['ALPHA', 'DIGIT', 'SAFE', 'EXTRA', 'RESERVED', 'HEX', 'NATIONAL', 'PU
 
 # %% ../nbs/23_bnf_generic.ipynb #8611c1bd
 import re, sys
+from importlib import import_module
 from types import MappingProxyType
 from typing import Callable
 from .errors import URIError, URISyntaxError, _need_str
@@ -221,6 +222,8 @@ GENERIC_FUTURE_ESCAPES = GenericGrammar('generic-future-escapes', future_escapes
 register_grammar('generic-future-escapes', _generic_check(GENERIC_FUTURE_ESCAPES))
 
 # %% ../nbs/23_bnf_generic.ipynb #9c3cfd3c
+_URL_GRAMMAR_NAMES = ("rfc1630", "rfc1630-as-printed", "rfc1738", "rfc1738-as-printed")   # nbs/24_bnf_url.ipynb
+
 def validate(text:str,               # the URI (or, with `partial`, the partial form) to check
              grammar:str="generic",  # a name in `GRAMMARS`: "generic", "generic-as-printed", ...
              partial:bool=False,     # accept a partial (relative) form: the scheme becomes optional
@@ -230,8 +233,10 @@ def validate(text:str,               # the URI (or, with `partial`, the partial 
     if grammar == "generic" and not partial and GRAMMARS["generic"] is _GENERIC[0]:   # the common case, first
         if _GENERIC[1](text) is None: _diagnose(GENERIC, text, False)
         return
-    try: check = GRAMMARS[grammar]
-    except KeyError: raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}") from None
+    check = GRAMMARS.get(grammar) if isinstance(grammar, str) else None
+    if check is None and grammar in _URL_GRAMMAR_NAMES:     # registered when `uri1630.url_grammar` is first imported
+        import_module('uri1630.url_grammar'); check = GRAMMARS.get(grammar)
+    if check is None: raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}")
     check(text, partial)
 
 _GENERIC = GRAMMARS["generic"], GENERIC.absolute_re.fullmatch   # (unless someone registers another "generic")
