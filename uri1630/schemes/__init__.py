@@ -14,7 +14,7 @@ from importlib import import_module
 from types import MappingProxyType
 from typing import NamedTuple, Optional, Callable
 from ..errors import URIError, URISyntaxError, _need_str
-from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls
+from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, RFC1738_UNRESERVED
 from ..encoding import unescape
 
 # %% ../../nbs/09_specific_schemes.ipynb #1082616a
@@ -257,7 +257,7 @@ class IPURL(SchemeURL):
 
 # %% ../../nbs/09_specific_schemes.ipynb #d592a8d3
 # RFC 1738 §5: user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise; uchar = unreserved | escape
-USER_CHARS = ''.join(sorted(set(ALPHA + DIGIT + "$-_.+!*'()," + ";?&=")))
+USER_CHARS = ''.join(sorted(set(RFC1738_UNRESERVED + ";?&=")))
 _LABEL = frozenset(ALPHA + DIGIT + "-")
 
 def _check_host(src, i, j):

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional, Tuple
 from ..errors import URIError, URISyntaxError
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from ..encoding import unescape
 from . import SchemeURL, Source, register_scheme, parse_url, _check_host
 
 # %% ../../nbs/18_file.ipynb #4ffae922
 # RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ];  RFC 1630: "similar to the ftp syntax"
-FILE_CHARS = MappingProxyType({"1738": ALPHA + DIGIT + "$-_.+!*'()," + "?:@&=/", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"})
+FILE_CHARS = MappingProxyType({"1738": RFC1738_UNRESERVED + "?:@&=/", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"})
 
 @dataclass(frozen=True, slots=True)
 class FileURL(SchemeURL):

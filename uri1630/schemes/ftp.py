@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional, Tuple
 from ..errors import URIError, URISyntaxError
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from . import IPURL, Source, register_scheme, parse_login, parse_url
 
 # %% ../../nbs/11_ftp.ipynb #59ef99b2
 # RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
-FSEGMENT_CHARS = MappingProxyType({"1738": ALPHA + DIGIT + "$-_.+!*'()," + "?:@&=",
+FSEGMENT_CHARS = MappingProxyType({"1738": RFC1738_UNRESERVED + "?:@&=",
                   # RFC 1630 URL BNF: segment = xpalphas
                   "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
 

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional
 from ..errors import URIError, URISyntaxError
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from . import IPURL, Source, register_scheme, parse_login, parse_url
 
 # %% ../../nbs/10_http.ipynb #eb92da41
 # RFC 1738 §5: hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise (uchar = unreserved | escape)
-_UCHAR = ALPHA + DIGIT + "$-_.+!*'(),"
+_UCHAR = RFC1738_UNRESERVED
 HTTP_CHARS = MappingProxyType({"1738": _UCHAR + ";:@&=",
               # RFC 1630 URL BNF: segment = xpalphas; search = xalphas [ + search ] (xalpha = alpha|digit|safe|extra|escape)
               "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional, Tuple, Mapping
 from ..errors import URISyntaxError
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from . import IPURL, Source, register_scheme, parse_login, parse_url
 
 # %% ../../nbs/21_prospero.ipynb #d2d523ae
 # RFC 1738 §5: psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]; fieldname, fieldvalue = *[ uchar | "?" | ":" | "@" | "&" ]
-_PCHARS = ALPHA + DIGIT + "$-_.+!*'()," + "?:@&"          # RFC 1738: uchar | "?" | ":" | "@" | "&"
+_PCHARS = RFC1738_UNRESERVED + "?:@&"          # RFC 1738: uchar | "?" | ":" | "@" | "&"
 PROSPERO_CHARS = MappingProxyType({"1738": MappingProxyType(dict(hsoname=_PCHARS + "=/", field=_PCHARS)),
                                    "1630": MappingProxyType(dict(hsoname=ALPHA + DIGIT + SAFE_URL + EXTRA + "/"))})
 

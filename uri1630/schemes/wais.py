@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional, Tuple
 from ..errors import URIError, URISyntaxError
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from ..encoding import unescape
 from ..reserved import decode_search
 from . import IPURL, Source, register_scheme, parse_login, parse_url
 
 # %% ../../nbs/17_wais.ipynb #dc2389c1
 # RFC 1738 §5: database = *uchar; wtype = *uchar; wpath = *uchar;  RFC 1630: database, wtype  xalphas
-_UCHAR = ALPHA + DIGIT + "$-_.+!*'(),"
+_UCHAR = RFC1738_UNRESERVED
 _X = ALPHA + DIGIT + SAFE_URL + EXTRA    # RFC 1630 xalpha (less escape) and "+"
 WAIS_CHARS = MappingProxyType({
     "1738": MappingProxyType(dict(database=_UCHAR, wtype=_UCHAR, wpath=_UCHAR, search=_UCHAR + ";:@&=")),
