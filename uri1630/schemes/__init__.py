@@ -9,12 +9,12 @@ __all__ = ['DEFAULT_PORTS', 'URL_CHARS', 'SCHEMES', 'SCHEME_ENTRIES', 'USER_CHAR
 # %% ../../nbs/09_specific_schemes.ipynb #6a8d9302
 import re, threading
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import import_module
 from types import MappingProxyType
 from typing import NamedTuple, Optional, Callable
 from ..errors import URIError, URISyntaxError, _need_str
-from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, RFC1738_UNRESERVED
+from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, _many, ESCAPE_RE, RFC1738_UNRESERVED
 from ..encoding import unescape
 
 # %% ../../nbs/09_specific_schemes.ipynb #1082616a
@@ -178,6 +178,7 @@ class SchemeEntry(NamedTuple):
     parser: Optional[Callable] = None     # reads a `Source`, returns a `SchemeURL`
     retrieval: Optional[Callable] = None  # (url object, options) -> bytes; `None` where no access algorithm is implemented
     risks: Optional[Callable] = None      # url object -> the risks of using it; `None` where the slice names none
+    fast: Optional[Callable] = None       # (text, scheme, start) -> `SchemeURL`, or `None` to let `parser` read (and reject) it
 
 class _Registry(dict):
     "A dict whose every read (through `SCHEMES` or `SCHEME_ENTRIES`) first imports the built-in scheme modules, so that it lists them all"
@@ -188,6 +189,7 @@ _get = dict.get                           # a read that loads nothing, for the r
 
 _ENTRIES = _Registry()                    # scheme name -> SchemeEntry: the one registry
 _REGISTRY = _Registry()                   # scheme name -> parser, kept equal to the entries' parsers (read by `parse_url`)
+_FAST = {}                                # scheme name -> the entry's `fast`, where it has one (read by `parse_url`)
 _LOCK = threading.Lock()                  # every write to both
 SCHEMES = MappingProxyType(_REGISTRY)     # read-only live view: scheme name -> parser
 SCHEME_ENTRIES = MappingProxyType(_ENTRIES)   # read-only live view: scheme name -> SchemeEntry
@@ -213,8 +215,11 @@ def _register(name:str, slot:str, fn:Callable, replace:bool, rule:str) -> None:
         if old is not None and not replace and not _same(old, fn):
             what = "is already registered" if slot == 'parser' else f"already has a {slot} entry"
             raise URIError(f"scheme {key!r} {what}; pass replace=True to replace it", rule=rule)
-        _ENTRIES[key] = entry._replace(**{slot: fn})
+        if slot == 'parser' and not (old is not None and _same(old, fn)): entry = entry._replace(fast=None)   # a new parser: its own path only
+        _ENTRIES[key] = entry = entry._replace(**{slot: fn})
         if slot == 'parser': _REGISTRY[key] = fn
+        if entry.fast is None: _FAST.pop(key, None)
+        else: _FAST[key] = entry.fast
 
 def register_scheme(name:str,                               # the scheme name (any case; stored lower-cased)
                     parser:Callable[[Source], SchemeURL],   # reads a `Source`, returns a `SchemeURL`
@@ -230,10 +235,41 @@ def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<
               rfc:str="1738",  # "1738" or "1630": whose reading to follow where the RFCs disagree
              ) -> SchemeURL:
     "Parse `text` into the immutable object of its scheme's class; unknown and `x-` schemes give a `GenericURL`"
+    if rfc == "1738" and type(text) is str:           # the fast path: one regex match for a well-formed URL
+        m = _head().match(text)
+        if m is not None:
+            scheme = m[1].lower()
+            fast = _FAST.get(scheme) or (_fast_generic if scheme not in _BUILTIN and scheme != "url" and _get(_REGISTRY, scheme) is None else None)
+            obj = fast and fast(text, scheme, m.end())
+            if obj is not None: return obj
+    return _parse_slow(text, rfc)
+
+def _parse_slow(text:str, rfc:str="1738") -> SchemeURL:
+    "`parse_url` by the scheme's parser: the way every URL the fast path does not match goes (and every error is found)"
     src = split_url(text, rfc)
     obj = _parser(src.scheme)(src)
     if not isinstance(obj, SchemeURL): raise TypeError(f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL")
     return obj
+
+# %% ../../nbs/09_specific_schemes.ipynb #6c75a709
+def _run(chars:str) -> str:
+    "A pattern matching a run of `chars` and `%XX` escapes, run by run (it never gives back a character)"
+    return _many(chars.replace('%', ''), ESCAPE_RE)
+
+@cache
+def _head() -> re.Pattern:
+    "RFC 1738 §5: scheme = 1*[ lowalpha | digit | \"+\" | \"-\" | \".\" ] (any case), and its `:`"
+    return re.compile(f"({_cls(ALPHA)}{_cls(ALPHA + DIGIT + '+-.')}*):")
+
+@cache
+def _generic_re() -> re.Pattern:
+    "RFC 1630's generic `path [ ? search ] [ # fragmentid ]` over `URL_CHARS`, to the end of the text"
+    return re.compile(f"({_run(URL_CHARS.replace('?', ''))})(?:\\?({_run(URL_CHARS)}))?(?:#({_run(URL_CHARS)}))?\\Z")
+
+def _fast_generic(text:str, scheme:str, start:int) -> Optional[GenericURL]:
+    "The `GenericURL` of a well-formed URL of an unknown scheme, or `None`"
+    m = _generic_re().match(text, start)
+    return None if m is None else GenericURL(text, scheme, *m.groups())
 
 # %% ../../nbs/09_specific_schemes.ipynb #00539618
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
@@ -320,3 +356,11 @@ def _read_port(src, i, j):
     digits = src.text[i:j].lstrip('0')       # no port has so many digits; int() of >4300 would be a ValueError
     if len(digits) > 20: src.fail(i, 'port', "a port of more than 20 significant digits is no port")
     return int(digits or '0')
+
+# %% ../../nbs/09_specific_schemes.ipynb #e1241086
+# For the fast path: RFC 1738 §3.1 host = hostname | hostnumber, as one pattern (what `_check_host` accepts)
+_LABEL_RE = "[A-Za-z0-9]++(?:-++[A-Za-z0-9]++)*+"     # domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
+_HOST_RE = (f"(?:{_LABEL_RE}\\.)*[A-Za-z][A-Za-z0-9]*+(?:-++[A-Za-z0-9]++)*+"   # hostname = *[ domainlabel "." ] toplabel
+            "|[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+")                     # hostnumber = digits "." digits "." digits "." digits
+_PORT_RE = "[0-9]{1,19}"                                        # port = digits (more than 19 go the slow way)
+_FRAGMENT_RE = f"(?:#({_run(URL_CHARS)}))?\\Z"                  # [ # fragmentid ], then the end of the text

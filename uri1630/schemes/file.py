@@ -6,14 +6,15 @@
 __all__ = ['FILE_CHARS', 'FileURL']
 
 # %% ../../nbs/18_file.ipynb #26bcb48a
-import os
+import os, re
+from functools import cache
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional, Tuple
 from ..errors import URIError, URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from ..encoding import unescape
-from . import SchemeURL, Source, register_scheme, parse_url, _check_host
+from . import SchemeURL, Source, register_scheme, parse_url, _check_host, _register, _run, _HOST_RE, _FRAGMENT_RE
 
 # %% ../../nbs/18_file.ipynb #4ffae922
 # RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ];  RFC 1630: "similar to the ftp syntax"
@@ -44,6 +45,18 @@ def _parse_file(src:Source) -> FileURL:
     return FileURL(src.url, src.scheme, host, path, src.fragment)
 
 register_scheme("file", _parse_file)
+
+# %% ../../nbs/18_file.ipynb #2b14660a
+# The fast path (see nbs/09): fileurl = "file://" [ host | "localhost" ] "/" fpath, in one match
+@cache
+def _file_re() -> re.Pattern: return re.compile(f"//({_HOST_RE})?(/{_run(FILE_CHARS['1738'])}){_FRAGMENT_RE}")
+
+def _fast_file(text:str, scheme:str, start:int) -> Optional[FileURL]:
+    "The `FileURL` of a well-formed RFC 1738 file URL, or `None` (then `_parse_file` reads it)"
+    m = _file_re().match(text, start)
+    return None if m is None else FileURL(text, scheme, m[1] or '', m[2], m[3])
+
+_register("file", "fast", _fast_file, False, "register_scheme")
 
 # %% ../../nbs/18_file.ipynb #add01d49
 # RFC 1630 "file": "A void host field is equivalent to "localhost""

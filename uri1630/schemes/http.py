@@ -6,12 +6,14 @@
 __all__ = ['HTTP_CHARS', 'HttpURL']
 
 # %% ../../nbs/10_http.ipynb #3652924b
+import re
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 from typing import Optional
 from ..errors import URIError, URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
-from . import IPURL, Source, register_scheme, parse_login, parse_url
+from . import IPURL, Source, register_scheme, parse_login, parse_url, _register, _run, _HOST_RE, _PORT_RE, _FRAGMENT_RE
 
 # %% ../../nbs/10_http.ipynb #eb92da41
 # RFC 1738 §5: hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise (uchar = unreserved | escape)
@@ -43,6 +45,22 @@ def _parse_http(src:Source) -> HttpURL:
     return HttpURL(src.url, src.scheme, None, None, lg.host, lg.port, path, search, src.fragment)
 
 register_scheme("http", _parse_http)
+
+# %% ../../nbs/10_http.ipynb #f4263403
+# The fast path (see nbs/09): RFC 1738 §5 httpurl = "http://" hostport [ "/" hpath [ "?" search ] ], in one match
+@cache
+def _http_re() -> re.Pattern:
+    ok = HTTP_CHARS["1738"]
+    return re.compile(f"//({_HOST_RE})(?::({_PORT_RE}))?(?:/({_run(ok + '/')})(?:\\?({_run(ok)}))?)?{_FRAGMENT_RE}")
+
+def _fast_http(text:str, scheme:str, start:int) -> Optional[HttpURL]:
+    "The `HttpURL` of a well-formed RFC 1738 http URL, or `None` (then `_parse_http` reads it)"
+    m = _http_re().match(text, start)
+    if m is None: return None
+    host, port, path, search, fragment = m.groups()
+    return HttpURL(text, scheme, None, None, host, None if port is None else int(port), path or '', search, fragment)
+
+_register("http", "fast", _fast_http, False, "register_scheme")
 
 # %% ../../nbs/10_http.ipynb #c7d370ba
 # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
