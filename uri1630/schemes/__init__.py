@@ -251,7 +251,7 @@ def _parse_slow(text:str, rfc:str="1738") -> SchemeURL:
     if not isinstance(obj, SchemeURL): raise TypeError(f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL")
     return obj
 
-# %% ../../nbs/09_specific_schemes.ipynb #6c75a709
+# %% ../../nbs/09_specific_schemes.ipynb #6c886baf
 def _run(chars:str) -> str:
     "A pattern matching a run of `chars` and `%XX` escapes, run by run (it never gives back a character)"
     return _many(chars.replace('%', ''), ESCAPE_RE)
@@ -357,7 +357,7 @@ def _read_port(src, i, j):
     if len(digits) > 20: src.fail(i, 'port', "a port of more than 20 significant digits is no port")
     return int(digits or '0')
 
-# %% ../../nbs/09_specific_schemes.ipynb #e1241086
+# %% ../../nbs/09_specific_schemes.ipynb #3db31935
 # For the fast path: RFC 1738 §3.1 host = hostname | hostnumber, as one pattern (what `_check_host` accepts)
 _LABEL_RE = "[A-Za-z0-9]++(?:-++[A-Za-z0-9]++)*+"     # domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
 _HOST_RE = (f"(?:{_LABEL_RE}\\.)*[A-Za-z][A-Za-z0-9]*+(?:-++[A-Za-z0-9]++)*+"   # hostname = *[ domainlabel "." ] toplabel

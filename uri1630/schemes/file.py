@@ -46,7 +46,7 @@ def _parse_file(src:Source) -> FileURL:
 
 register_scheme("file", _parse_file)
 
-# %% ../../nbs/18_file.ipynb #2b14660a
+# %% ../../nbs/18_file.ipynb #feef94b8
 # The fast path (see nbs/09): fileurl = "file://" [ host | "localhost" ] "/" fpath, in one match
 @cache
 def _file_re() -> re.Pattern: return re.compile(f"//({_HOST_RE})?(/{_run(FILE_CHARS['1738'])}){_FRAGMENT_RE}")

@@ -46,7 +46,7 @@ def _parse_http(src:Source) -> HttpURL:
 
 register_scheme("http", _parse_http)
 
-# %% ../../nbs/10_http.ipynb #f4263403
+# %% ../../nbs/10_http.ipynb #77d46611
 # The fast path (see nbs/09): RFC 1738 §5 httpurl = "http://" hostport [ "/" hpath [ "?" search ] ], in one match
 @cache
 def _http_re() -> re.Pattern:
