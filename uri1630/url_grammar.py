@@ -8,6 +8,8 @@ __all__ = ['DISAGREEMENTS', 'URLGrammar', 'check_production', 'rfc1630_grammar',
 
 # %% ../nbs/24_bnf_url.ipynb #b7488e54
 import re, threading
+from importlib import import_module
+from types import SimpleNamespace
 from types import MappingProxyType
 from typing import NamedTuple
 from .errors import URIError, URISyntaxError, _need_str
@@ -339,50 +341,21 @@ def _rfc1630_paths(C, void_segments):
     return dict(path=path, segment=segment, search=search, fragmentid=Rule('fragmentid', C['xalphas']))
 
 # %% ../nbs/24_bnf_url.ipynb #9881f3fe
+# Each scheme's productions are built in its own module of `uri1630.schemes`, beside the quoted BNF
+# (nbs/10_http.ipynb ... nbs/21_prospero.ipynb); here: the order, and the productions they share.
+_SLICES_1630 = ('http', 'ftp', 'file', 'telnet', 'gopher', 'mailto', 'mid', 'news', 'further', 'wais', 'prospero')
+_SLICES_1738 = ('ftp', 'file', 'http', 'gopher', 'mailto', 'news', 'further', 'telnet', 'wais', 'prospero')
+
+def _slice(name:str): return import_module(f"uri1630.schemes.{name}")
+
 def _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_type):
-    "Every production of RFC 1630's URL BNF, by name"
+    "Every production of RFC 1630's URL BNF, by name: the shared ones here, each scheme's from its module"
     C = _rfc1630_characters(safe); H = _rfc1630_hosts(C); P = {**C, **H, **_rfc1630_paths(C, void_segments)}
-    path, digits, hostport, login = P['path'], P['digits'], P['hostport'], P['login']
-    P['httpaddress'] = Rule('httpaddress', Seq(Lit('http://'), hostport, Opt(Seq(Lit('/'), path)), Opt(Seq(Lit('?'), P['search']))))
-    formcode = Rule('formcode', Chars('formcode', 'NTC'))
-    ftptype = Rule('ftptype', Alt(Seq(Lit('A'), formcode), Seq(Lit('E'), formcode), Lit('I'), Seq(Lit('L'), digits)))
-    P['ftpaddress'] = Rule('ftpaddress', Seq(Lit('ftp://'), login, Lit('/'), path, Opt(Seq(Lit(';type='), ftptype) if ftp_type else ftptype)))
-    P['afsaddress'] = Rule('afsaddress', Seq(Lit('afs://'), Rule('cellname', P['hostname']), Lit('/'), path))
-    P['fileaddress'] = Rule('fileaddress', Seq(Lit('file://'), Opt(P['host']), Lit('/'), path))
-    P['telnetaddress'] = Rule('telnetaddress', Seq(Lit('telnet://'), login))
-    gtail = Seq(Rule('gtype', P['xalpha']), Opt(Rule('gcommand', path)))
-    P['gopheraddress'] = Rule('gopheraddress', Seq(Lit('gopher://'), hostport, Opt(Seq(Lit('/'), Opt(gtail) if gopher_void_type else gtail))))
-    _rfc1630_mail_news(P, fragment)
-    _rfc1630_wais_prospero(P)
+    P['xnoat'] = Chars('xalpha', P['xchars'].replace('@', ''))     # an xalpha other than "@": for `xalphas @ host`
+    P['afsaddress'] = Rule('afsaddress', Seq(Lit('afs://'), Rule('cellname', P['hostname']), Lit('/'), P['path']))
+    G, o = SimpleNamespace(**globals()), dict(fragment=fragment, ftp_type=ftp_type, gopher_void_type=gopher_void_type)
+    for s in _SLICES_1630: _slice(s)._bnf_rfc1630(G, P, o)
     return P
-
-# %% ../nbs/24_bnf_url.ipynb #04800de9
-def _rfc1630_mail_news(P, fragment):
-    "`mailtoaddress`, `midaddress`, `cidaddress`, `newsaddress`, `nntpaddress`, with `xalphas @ host` made deterministic"
-    xnoat = Chars('xalpha', P['xchars'].replace('@', ''))
-    alpha, esc, xalpha = P['alpha'], P['escape'], P['xalpha']
-    end = Alt(End(), Lit('#')) if fragment else End()       # what may follow a news article
-    mail = lambda name: _mailform(xalpha, xnoat, esc, alpha, alpha, P['hostname'], name)
-    P['mailtoaddress'] = Rule('mailtoaddress', Seq(Lit('mailto:'), mail('mailbox')))
-    P['midaddress'] = Rule('midaddress', Seq(Lit('mid:'), mail('addr-spec')))
-    P['cidaddress'] = Rule('cidaddress', Seq(Lit('cid:'), mail('content-identifier')))
-    article = _mailform(xalpha, xnoat, esc, alpha, Alt(alpha, Seq(P['hostnumber'], end)), P['host'], 'article')
-    group = Rule('group', Seq(P['ialpha'], Rep(Seq(Lit('.'), P['ialpha']))))
-    groupart = Rule('groupart', Alt(Seq(Lit('*'), Not(xalpha)), group, article))
-    P.update(article=article, group=group, groupart=groupart)
-    P['newsaddress'] = Rule('newsaddress', Seq(Lit('news:'), groupart))
-    P['nntpaddress'] = Rule('nntpaddress', Seq(Lit('nntp:'), group, Lit('/'), P['digits']))
-
-# %% ../nbs/24_bnf_url.ipynb #c599e356
-def _rfc1630_wais_prospero(P):
-    "`waisaddress` (`waisindex | waisdoc`, factored) and `prosperoaddress`"
-    path, digits, hostport, xalphas = P['path'], P['digits'], P['hostport'], P['xalphas']
-    wpath = Rule('wpath', Rep(Seq(digits, Lit('='), path, Lit(';')), 1))
-    doc = Seq(Lit('/'), Rule('wtype', xalphas), Lit('/'), wpath)
-    P['waisaddress'] = Rule('waisaddress', Seq(Lit('wais://'), hostport, Lit('/'), Rule('database', xalphas),
-                                               Alt(doc, Opt(Seq(Lit('?'), P['search'])))))
-    version = Seq(Lit('%00'), Rule('version', digits), Opt(Rule('attributes', Rep(P['alphanums'], 1))))
-    P['prosperoaddress'] = Rule('prosperoaddress', Seq(Lit('prospero://'), hostport, Lit('/'), Rule('hsoname', path), Opt(version)))
 
 # %% ../nbs/24_bnf_url.ipynb #a7d88a93
 _BUILD['RFC1630'] = lambda: rfc1630_grammar()
@@ -417,41 +390,13 @@ def _rfc1738_hosts(C):
 
 # %% ../nbs/24_bnf_url.ipynb #2af3d8f8
 def _rfc1738_productions():
-    "Every scheme production of RFC 1738 §5, by scheme name"
+    "Every scheme production of RFC 1738 §5, by scheme name: the shared ones here, each scheme's from its module"
     C = _rfc1738_characters(); P = {**C, **_rfc1738_hosts(C)}
-    uchars, xchar, digits, hostport, login, sl = C['uchars'], C['xchar'], C['digits'], P['hostport'], P['login'], Lit('/')
-    path = lambda name, seg: Rule(name, Seq(seg, Rep(Seq(sl, seg))))
-    fpath = path('fpath', Rule('fsegment', uchars('fsegment', '?:@&=')))
-    ftptype = Rule('ftptype', Chars('ftptype', 'AIDaid'))
-    S = dict(ftp=Rule('ftpurl', Seq(Lit('ftp://'), login, Opt(Seq(sl, fpath, Opt(Seq(Lit(';type='), ftptype)))))))
-    S['file'] = Rule('fileurl', Seq(Lit('file://'), Opt(Alt(P['host'], Lit('localhost'))), sl, fpath))
-    search = Rule('search', uchars('search', ';:@&='))
-    hpath = path('hpath', Rule('hsegment', uchars('hsegment', ';:@&=')))
-    S['http'] = Rule('httpurl', Seq(Lit('http://'), hostport, Opt(Seq(sl, hpath, Opt(Seq(Lit('?'), search))))))
-    plus = Seq(Lit('%09'), search, Opt(Seq(Lit('%09'), Rule('gopher+_string', Rep(xchar)))))
-    gpath = Seq(Rule('gtype', xchar), Rule('selector', Rep(xchar)), Opt(plus))
-    S['gopher'] = Rule('gopherurl', Seq(Lit('gopher://'), hostport, Opt(Seq(sl, Opt(gpath)))))
-    S['mailto'] = Rule('mailtourl', Seq(Lit('mailto:'), Rule('encoded822addr', Rep(xchar, 1))))
-    _rfc1738_news_wais(C, P, S, search)
+    P['search'] = Rule('search', C['uchars']('search', ';:@&='))          # http, gopher and wais share it
+    P['path_of'] = lambda name, seg: Rule(name, Seq(seg, Rep(Seq(Lit('/'), seg))))   # name = seg *[ "/" seg ]
+    G, S = SimpleNamespace(**globals()), {}
+    for s in _SLICES_1738: _slice(s)._bnf_rfc1738(G, P, S)
     return P, S
-
-# %% ../nbs/24_bnf_url.ipynb #95acb3ff
-def _rfc1738_news_wais(C, P, S, search):
-    "`newsurl`, `nntpurl`, `telneturl`, `waisurl`, `prosperourl` of RFC 1738 §5"
-    uchars, sl, hostport = C['uchars'], Lit('/'), P['hostport']
-    group = Rule('group', Seq(C['alpha'], Rep(Chars('group', ALPHA + DIGIT + '-.+_'))))
-    article = Rule('article', Seq(Rep(Alt(Chars('article', C['U'] + ';/?:&='), C['escape']), 1), Lit('@'), P['host']))
-    grouppart = Rule('grouppart', Alt(Seq(Lit('*'), End()), Seq(group, End()), article))
-    S['news'] = Rule('newsurl', Seq(Lit('news:'), grouppart))
-    S['nntp'] = Rule('nntpurl', Seq(Lit('nntp://'), hostport, sl, group, Opt(Seq(sl, C['digits']))))
-    S['telnet'] = Rule('telneturl', Seq(Lit('telnet://'), P['login'], Opt(sl)))
-    database, wtype, wpath = (Rule(n, Rep(C['uchar'])) for n in ('database', 'wtype', 'wpath'))
-    rest = Alt(Seq(Lit('?'), search), Seq(sl, wtype, sl, wpath))     # waisindex | waisdoc (else waisdatabase)
-    S['wais'] = Rule('waisurl', Seq(Lit('wais://'), hostport, sl, database, Opt(rest)))
-    fieldspec = Rule('fieldspec', Seq(Lit(';'), Rule('fieldname', uchars('fieldname', '?:@&')), Lit('='),
-                                      Rule('fieldvalue', uchars('fieldvalue', '?:@&'))))
-    ppath = Rule('ppath', Seq(Rule('psegment', uchars('psegment', '?:@&=')), Rep(Seq(sl, Rule('psegment', uchars('psegment', '?:@&='))))))
-    S['prospero'] = Rule('prosperourl', Seq(Lit('prospero://'), hostport, sl, ppath, Rep(fieldspec)))
 
 # %% ../nbs/24_bnf_url.ipynb #37bbb109
 def rfc1738_grammar(name:str="rfc1738",                 # the grammar's name (for `URLGrammar.name` and errors)

@@ -90,3 +90,13 @@ def _to_local_path(self:FileURL,
     return (f"{segs[0]}:[{'.'.join(segs[1:-1])}]{segs[-1]}" if len(segs) > 1 else segs[0]).upper()
 
 FileURL.to_local_path = _to_local_path
+
+# %% ../../nbs/18_file.ipynb #e13881f0
+def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+    "`fileaddress`, which RFC 1630's BNF lacks (the repair `o['file_scheme']` adds it to `url`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    P['fileaddress'] = G.Rule('fileaddress', G.Seq(G.Lit('file://'), G.Opt(P['host']), G.Lit('/'), P['path']))
+
+# %% ../../nbs/18_file.ipynb #55de59a3
+def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+    "RFC 1738's `fileurl` (its `fpath` is ftp's) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    S['file'] = G.Rule('fileurl', G.Seq(G.Lit('file://'), G.Opt(G.Alt(P['host'], G.Lit('localhost'))), G.Lit('/'), P['fpath']))

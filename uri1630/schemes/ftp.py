@@ -103,3 +103,18 @@ def _commands(self:FtpURL,
     return tuple(out)
 
 FtpURL.commands = _commands
+
+# %% ../../nbs/11_ftp.ipynb #eb704955
+def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+    "RFC 1630's `ftpaddress`, `ftptype`, `formcode` (with `o['ftp_type']`: the repaired `[ ; t y p e = ftptype ]`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    formcode = G.Rule('formcode', G.Chars('formcode', 'NTC'))
+    ftptype = G.Rule('ftptype', G.Alt(G.Seq(G.Lit('A'), formcode), G.Seq(G.Lit('E'), formcode), G.Lit('I'), G.Seq(G.Lit('L'), P['digits'])))
+    P['ftpaddress'] = G.Rule('ftpaddress', G.Seq(G.Lit('ftp://'), P['login'], G.Lit('/'), P['path'],
+                                                 G.Opt(G.Seq(G.Lit(';type='), ftptype) if o['ftp_type'] else ftptype)))
+
+# %% ../../nbs/11_ftp.ipynb #ad1b738f
+def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+    "RFC 1738's `ftpurl`, `fpath` (which `fileurl` uses too), `fsegment`, `ftptype` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    P['fpath'] = fpath = P['path_of']('fpath', G.Rule('fsegment', P['uchars']('fsegment', '?:@&=')))
+    ftptype = G.Rule('ftptype', G.Chars('ftptype', 'AIDaid'))
+    S['ftp'] = G.Rule('ftpurl', G.Seq(G.Lit('ftp://'), P['login'], G.Opt(G.Seq(G.Lit('/'), fpath, G.Opt(G.Seq(G.Lit(';type='), ftptype))))))

@@ -49,3 +49,13 @@ def _parse_nntp(src:Source) -> NntpURL:
     return NntpURL(src.url, src.scheme, None, None, host, port, group, int(digits or '0'), src.fragment)
 
 register_scheme("nntp", _parse_nntp)
+
+# %% ../../nbs/20_further_study.ipynb #a52d43ad
+def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+    "RFC 1630's `nntpaddress` (its `group` is news's) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    P['nntpaddress'] = G.Rule('nntpaddress', G.Seq(G.Lit('nntp:'), P['group'], G.Lit('/'), P['digits']))
+
+# %% ../../nbs/20_further_study.ipynb #9fc702b8
+def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+    "RFC 1738's `nntpurl` (its `group` is news's) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    S['nntp'] = G.Rule('nntpurl', G.Seq(G.Lit('nntp://'), P['hostport'], G.Lit('/'), P['group'], G.Opt(G.Seq(G.Lit('/'), P['digits']))))

@@ -88,3 +88,18 @@ def _request(self:GopherURL) -> str:
     return f"{sel}\t{s}\t{_line(self, 'Gopher+ string', g)}\r\n"
 
 GopherURL.request = _request
+
+# %% ../../nbs/12_gopher.ipynb #a9409c45
+def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+    "RFC 1630's `gopheraddress`, `gtype`, `gcommand` (with `o['gopher_void_type']`: `[ / [ gtype [ gcommand ] ] ]`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    gtail = G.Seq(G.Rule('gtype', P['xalpha']), G.Opt(G.Rule('gcommand', P['path'])))
+    P['gopheraddress'] = G.Rule('gopheraddress', G.Seq(G.Lit('gopher://'), P['hostport'],
+                                                       G.Opt(G.Seq(G.Lit('/'), G.Opt(gtail) if o['gopher_void_type'] else gtail))))
+
+# %% ../../nbs/12_gopher.ipynb #b1f2ff47
+def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+    "RFC 1738's `gopherurl`, `gtype`, `selector`, `gopher+_string` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    xchar = P['xchar']
+    plus = G.Seq(G.Lit('%09'), P['search'], G.Opt(G.Seq(G.Lit('%09'), G.Rule('gopher+_string', G.Rep(xchar)))))
+    gpath = G.Seq(G.Rule('gtype', xchar), G.Rule('selector', G.Rep(xchar)), G.Opt(plus))
+    S['gopher'] = G.Rule('gopherurl', G.Seq(G.Lit('gopher://'), P['hostport'], G.Opt(G.Seq(G.Lit('/'), G.Opt(gpath)))))

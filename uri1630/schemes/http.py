@@ -73,3 +73,15 @@ def _proxy_target(self:HttpURL) -> str:
     return self.text if self.fragment is None else self.text[:len(self.text) - len(self.fragment) - 1]
 
 HttpURL.request_target, HttpURL.proxy_target = _request_target, _proxy_target
+
+# %% ../../nbs/10_http.ipynb #4d063d4d
+def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+    "RFC 1630's `httpaddress` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    P['httpaddress'] = G.Rule('httpaddress', G.Seq(G.Lit('http://'), P['hostport'], G.Opt(G.Seq(G.Lit('/'), P['path'])),
+                                                   G.Opt(G.Seq(G.Lit('?'), P['search']))))
+
+# %% ../../nbs/10_http.ipynb #9b37b1ce
+def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+    "RFC 1738's `httpurl`, `hpath`, `hsegment` (`search` is shared with gopher and wais) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    hpath = P['path_of']('hpath', G.Rule('hsegment', P['uchars']('hsegment', ';:@&=')))
+    S['http'] = G.Rule('httpurl', G.Seq(G.Lit('http://'), P['hostport'], G.Opt(G.Seq(G.Lit('/'), hpath, G.Opt(G.Seq(G.Lit('?'), P['search']))))))

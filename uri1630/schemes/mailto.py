@@ -38,3 +38,14 @@ def _parse_mailto(src:Source) -> MailtoURL:
     return MailtoURL(src.url, src.scheme, unescape(src.part), src.fragment)
 
 register_scheme("mailto", _parse_mailto)
+
+# %% ../../nbs/13_mailto.ipynb #c8886be7
+def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+    "RFC 1630's `mailtoaddress` (its `xalphas @ hostname` read deterministically, see `_mailform`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    P['mailtoaddress'] = G.Rule('mailtoaddress', G.Seq(G.Lit('mailto:'), G._mailform(P['xalpha'], P['xnoat'], P['escape'], P['alpha'],
+                                                                                      P['alpha'], P['hostname'], 'mailbox')))
+
+# %% ../../nbs/13_mailto.ipynb #c0f7227a
+def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+    "RFC 1738's `mailtourl`, `encoded822addr` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    S['mailto'] = G.Rule('mailtourl', G.Seq(G.Lit('mailto:'), G.Rule('encoded822addr', G.Rep(P['xchar'], 1))))

@@ -49,3 +49,10 @@ def _parse_cid(src:Source) -> CidURL: return CidURL(src.url, src.scheme, _id_par
 
 register_scheme("mid", _parse_mid)
 register_scheme("cid", _parse_cid)
+
+# %% ../../nbs/19_message_id.ipynb #8e47bf08
+def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+    "RFC 1630's `midaddress`, `cidaddress` (`addr-spec` and `content-identifier` read as `xalphas @ hostname`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    mail = lambda name: G._mailform(P['xalpha'], P['xnoat'], P['escape'], P['alpha'], P['alpha'], P['hostname'], name)
+    P['midaddress'] = G.Rule('midaddress', G.Seq(G.Lit('mid:'), mail('addr-spec')))
+    P['cidaddress'] = G.Rule('cidaddress', G.Seq(G.Lit('cid:'), mail('content-identifier')))

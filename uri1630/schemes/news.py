@@ -53,3 +53,22 @@ def _commands(self:NewsURL) -> Tuple[str, ...]:
     return (f"ARTICLE <{arg}>",) if self.group is None else (f"GROUP {arg}",)
 
 NewsURL.commands = _commands
+
+# %% ../../nbs/14_news.ipynb #a31a4b60
+def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+    "RFC 1630's `newsaddress`, `groupart`, `group` (which `nntpaddress` uses too), `article` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    xalpha = P['xalpha']
+    end = G.Alt(G.End(), G.Lit('#')) if o['fragment'] else G.End()       # what may follow a news article
+    article = G._mailform(xalpha, P['xnoat'], P['escape'], P['alpha'], G.Alt(P['alpha'], G.Seq(P['hostnumber'], end)), P['host'], 'article')
+    group = G.Rule('group', G.Seq(P['ialpha'], G.Rep(G.Seq(G.Lit('.'), P['ialpha']))))
+    groupart = G.Rule('groupart', G.Alt(G.Seq(G.Lit('*'), G.Not(xalpha)), group, article))
+    P.update(article=article, group=group, groupart=groupart)
+    P['newsaddress'] = G.Rule('newsaddress', G.Seq(G.Lit('news:'), groupart))
+
+# %% ../../nbs/14_news.ipynb #0439de96
+def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+    "RFC 1738's `newsurl`, `grouppart`, `group` (which `nntpurl` uses too), `article` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    P['group'] = group = G.Rule('group', G.Seq(P['alpha'], G.Rep(G.Chars('group', G.ALPHA + G.DIGIT + '-.+_'))))
+    article = G.Rule('article', G.Seq(G.Rep(G.Alt(G.Chars('article', P['U'] + ';/?:&='), P['escape']), 1), G.Lit('@'), P['host']))
+    grouppart = G.Rule('grouppart', G.Alt(G.Seq(G.Lit('*'), G.End()), G.Seq(group, G.End()), article))
+    S['news'] = G.Rule('newsurl', G.Seq(G.Lit('news:'), grouppart))

@@ -77,3 +77,18 @@ def _parse_prospero(src:Source) -> ProsperoURL:
     return ProsperoURL(src.url, src.scheme, None, None, lg.host, lg.port, hso, items, version, attrs, src.fragment)
 
 register_scheme("prospero", _parse_prospero)
+
+# %% ../../nbs/21_prospero.ipynb #29014ff7
+def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+    "RFC 1630's `prosperoaddress` (`prosperolink`), `hsoname`, `version`, `attributes` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    version = G.Seq(G.Lit('%00'), G.Rule('version', P['digits']), G.Opt(G.Rule('attributes', G.Rep(P['alphanums'], 1))))
+    P['prosperoaddress'] = G.Rule('prosperoaddress', G.Seq(G.Lit('prospero://'), P['hostport'], G.Lit('/'), G.Rule('hsoname', P['path']), G.Opt(version)))
+
+# %% ../../nbs/21_prospero.ipynb #f063dba4
+def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+    "RFC 1738's `prosperourl`, `ppath`, `psegment`, `fieldspec`, `fieldname`, `fieldvalue` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    uchars, sl = P['uchars'], G.Lit('/')
+    fieldspec = G.Rule('fieldspec', G.Seq(G.Lit(';'), G.Rule('fieldname', uchars('fieldname', '?:@&')), G.Lit('='),
+                                          G.Rule('fieldvalue', uchars('fieldvalue', '?:@&'))))
+    ppath = G.Rule('ppath', G.Seq(G.Rule('psegment', uchars('psegment', '?:@&=')), G.Rep(G.Seq(sl, G.Rule('psegment', uchars('psegment', '?:@&='))))))
+    S['prospero'] = G.Rule('prosperourl', G.Seq(G.Lit('prospero://'), P['hostport'], sl, ppath, G.Rep(fieldspec)))

@@ -35,3 +35,13 @@ def _parse_telnet(src:Source) -> TelnetURL:
     return TelnetURL(src.url, src.scheme, lg.user, lg.password, lg.host, lg.port, src.fragment)
 
 for _s in ("telnet", "rlogin", "tn3270"): register_scheme(_s, _parse_telnet)
+
+# %% ../../nbs/15_telnet.ipynb #e553a1d8
+def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+    "RFC 1630's `telnetaddress` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    P['telnetaddress'] = G.Rule('telnetaddress', G.Seq(G.Lit('telnet://'), P['login']))
+
+# %% ../../nbs/15_telnet.ipynb #91662575
+def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+    "RFC 1738's `telneturl` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    S['telnet'] = G.Rule('telneturl', G.Seq(G.Lit('telnet://'), P['login'], G.Opt(G.Lit('/'))))

@@ -94,3 +94,18 @@ def _wpath_fields(self:WaisURL) -> Optional[Tuple[Tuple[int, str], ...]]:
 
 WaisURL.kind, WaisURL.words = property(_kind), property(_words)
 WaisURL.document_id, WaisURL.wpath_fields = property(_document_id), property(_wpath_fields)
+
+# %% ../../nbs/17_wais.ipynb #9894891e
+def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+    "RFC 1630's `waisaddress` (`waisindex | waisdoc`, factored), `wpath`, `database`, `wtype` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    wpath = G.Rule('wpath', G.Rep(G.Seq(P['digits'], G.Lit('='), P['path'], G.Lit(';')), 1))
+    doc = G.Seq(G.Lit('/'), G.Rule('wtype', P['xalphas']), G.Lit('/'), wpath)
+    P['waisaddress'] = G.Rule('waisaddress', G.Seq(G.Lit('wais://'), P['hostport'], G.Lit('/'), G.Rule('database', P['xalphas']),
+                                                   G.Alt(doc, G.Opt(G.Seq(G.Lit('?'), P['search'])))))
+
+# %% ../../nbs/17_wais.ipynb #8fbb91c2
+def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+    "RFC 1738's `waisurl` (`waisdatabase | waisindex | waisdoc`, factored), `database`, `wtype`, `wpath` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
+    database, wtype, wpath = (G.Rule(n, G.Rep(P['uchar'])) for n in ('database', 'wtype', 'wpath'))
+    rest = G.Alt(G.Seq(G.Lit('?'), P['search']), G.Seq(G.Lit('/'), wtype, G.Lit('/'), wpath))     # waisindex | waisdoc (else waisdatabase)
+    S['wais'] = G.Rule('waisurl', G.Seq(G.Lit('wais://'), P['hostport'], G.Lit('/'), database, G.Opt(rest)))
