@@ -58,6 +58,9 @@ def test_public_api_is_all_and_unchanged():
     exec("from uri1630 import *", ns)
     assert set(uri1630.__all__) <= set(ns)
     assert callable(uri1630.retrieve)                                  # the function, not the module of that name
+    out = _run("import importlib, types, uri1630; f = uri1630.retrieve; importlib.import_module('uri1630.retrieve'); "
+               "importlib.reload(importlib.import_module('uri1630.retrieve')); print(isinstance(uri1630.retrieve, types.FunctionType))")
+    assert out.strip() == "True"
     with pytest.raises(AttributeError): uri1630.no_such_name
 
 

@@ -88,7 +88,7 @@ class _MovedFinder:
 class _Package(type(_sys)):
     "This package: the import system binds each submodule to its name here, except where the API exports that name (`retrieve`)"
     def __setattr__(self, name, value):
-        if name in _WHERE and isinstance(value, type(_sys)) and name not in globals(): return   # `uri1630.retrieve` is the function
+        if name in _WHERE and isinstance(value, type(_sys)): return   # `uri1630.retrieve` stays the function
         super().__setattr__(name, value)
 
 _sys.modules[__name__].__class__ = _Package
