@@ -9,7 +9,7 @@ __all__ = ['DEFAULT_PORTS', 'URL_CHARS', 'SCHEMES', 'SCHEME_ENTRIES', 'USER_CHAR
 # %% ../../nbs/09_specific_schemes.ipynb #6a8d9302
 import re, threading
 from dataclasses import dataclass, field, fields
-from functools import cache, lru_cache
+from functools import lru_cache
 from importlib import import_module
 from types import MappingProxyType
 from typing import NamedTuple, Optional, Callable
@@ -256,12 +256,12 @@ def _run(chars:str) -> str:
     "A pattern matching a run of `chars` and `%XX` escapes, run by run (it never gives back a character)"
     return _many(chars.replace('%', ''), ESCAPE_RE)
 
-@cache
+@lru_cache(maxsize=1)
 def _head() -> re.Pattern:
     "RFC 1738 §5: scheme = 1*[ lowalpha | digit | \"+\" | \"-\" | \".\" ] (any case), and its `:`"
     return re.compile(f"({_cls(ALPHA)}{_cls(ALPHA + DIGIT + '+-.')}*):")
 
-@cache
+@lru_cache(maxsize=1)
 def _generic_re() -> re.Pattern:
     "RFC 1630's generic `path [ ? search ] [ # fragmentid ]` over `URL_CHARS`, to the end of the text"
     return re.compile(f"({_run(URL_CHARS.replace('?', ''))})(?:\\?({_run(URL_CHARS)}))?(?:#({_run(URL_CHARS)}))?\\Z")

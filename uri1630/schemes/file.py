@@ -7,7 +7,7 @@ __all__ = ['FILE_CHARS', 'FileURL']
 
 # %% ../../nbs/18_file.ipynb #26bcb48a
 import os, re
-from functools import cache
+from functools import lru_cache
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional, Tuple
@@ -48,7 +48,7 @@ register_scheme("file", _parse_file)
 
 # %% ../../nbs/18_file.ipynb #feef94b8
 # The fast path (see nbs/09): fileurl = "file://" [ host | "localhost" ] "/" fpath, in one match
-@cache
+@lru_cache(maxsize=1)
 def _file_re() -> re.Pattern: return re.compile(f"//({_HOST_RE})?(/{_run(FILE_CHARS['1738'])}){_FRAGMENT_RE}")
 
 def _fast_file(text:str, scheme:str, start:int) -> Optional[FileURL]:

@@ -8,7 +8,7 @@ __all__ = ['HTTP_CHARS', 'HttpURL']
 # %% ../../nbs/10_http.ipynb #3652924b
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Optional
 from ..errors import URIError, URISyntaxError
@@ -48,7 +48,7 @@ register_scheme("http", _parse_http)
 
 # %% ../../nbs/10_http.ipynb #77d46611
 # The fast path (see nbs/09): RFC 1738 §5 httpurl = "http://" hostport [ "/" hpath [ "?" search ] ], in one match
-@cache
+@lru_cache(maxsize=1)
 def _http_re() -> re.Pattern:
     ok = HTTP_CHARS["1738"]
     return re.compile(f"//({_HOST_RE})(?::({_PORT_RE}))?(?:/({_run(ok + '/')})(?:\\?({_run(ok)}))?)?{_FRAGMENT_RE}")
