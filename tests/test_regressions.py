@@ -61,7 +61,7 @@ def test_huge_port_is_a_syntax_error():
 def test_huge_nntp_article_number_is_a_syntax_error():
     "the same int() limit in the nntp: article number (found by fixer; fixed in nbs/20_further_study)"
     from uri1630.schemes import parse_url
-    importlib.import_module("uri1630.scheme_further")
+    importlib.import_module("uri1630.schemes.further")
     with pytest.raises(URISyntaxError) as ei:
         parse_url("nntp://h/g/" + "9" * 5000)
     assert (ei.value.position, ei.value.rule) == (11, "digits")
@@ -169,7 +169,7 @@ def test_http_request_refuses_crlf_in_host():
 def test_gopher_refusal_points_at_the_offending_escape():
     "a NUL inside an ASK block was refused at the first %0D (24), not at the %00 (31); fixed in nbs/12_gopher"
     from uri1630.schemes import parse_url
-    importlib.import_module("uri1630.scheme_gopher")
+    importlib.import_module("uri1630.schemes.gopher")
     url = "gopher://h/1s%09%09+%091%0D%0Av%00%0D%0A.%0D%0A"
     with pytest.raises(URIError) as ei:
         parse_url(url).request()

@@ -1,5 +1,5 @@
-"""Property tests for the IP-based schemes (uri1630.schemes, scheme_http, scheme_ftp, scheme_gopher, scheme_telnet,
-scheme_wais, scheme_file, scheme_prospero, scheme_further): valid URLs built from generated parts parse back to
+"""Property tests for the IP-based schemes (uri1630.schemes and its modules http, ftp, gopher, telnet,
+wais, file, prospero, further): valid URLs built from generated parts parse back to
 those parts; one forbidden character inserted anywhere gives URISyntaxError at (or before) it; arbitrary text
 never raises anything but URIError; every object is immutable, hashable and pickles."""
 import pickle, time

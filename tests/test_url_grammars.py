@@ -220,9 +220,9 @@ def test_linear_time(grammar, head, unit, tail):
 # ---------------------------------------------------------------- the scheme objects built on the grammars
 import pickle
 from uri1630.schemes import parse_url
-from uri1630.scheme_mailto import MailtoURL
-from uri1630.scheme_news import NewsURL
-from uri1630.scheme_mid import MidURL, CidURL
+from uri1630.schemes.mailto import MailtoURL
+from uri1630.schemes.news import NewsURL
+from uri1630.schemes.mid import MidURL, CidURL
 from uri1630.encoding import unescape
 
 MINE = {"mailto": MailtoURL, "news": NewsURL, "mid": MidURL, "cid": CidURL}

@@ -137,31 +137,37 @@ def _convert(s:str, off:int, level:Level, R:frozenset, encoding:str, text:str, t
         if not utf8: return _convert_fast(s, off, m, level, encoding, text)
     out, i, n, allows = [], 0, len(s), level.allows
     while i < n:
-        c = s[i]
-        if c == '%':
-            if i + 2 >= n or s[i+1] not in HEX or s[i+2] not in HEX: _bad_escape(text, off + i)
-            b, k = int(s[i+1:i+3], 16), 3
-            if utf8 and b >= 0x80:                           # gather one UTF-8 sequence of escapes
-                need = 2 if 0xc0 <= b < 0xe0 else 3 if 0xe0 <= b < 0xf0 else 4 if 0xf0 <= b < 0xf8 else 1
-                raw = s[i:i+3*need]
-                try: d = unescape(raw, 'utf-8') if len(raw) == 3*need and need > 1 else None
-                except URIError: d = None
-                if d is not None and len(d) == 1: k = 3*need
-                else: d = chr(b) if b < 0x80 else None
-            else: d = chr(b) if not utf8 or b < 0x80 else None
-            esc = s[i:i+k].upper()
-            if d is not None and d != '%' and d not in R and allows(d): o, why = d, 'decoded: allowed unencoded at this level'
-            elif d is not None and d in R: o, why = esc, 'kept encoded: reserved, it would change meaning if decoded'
-            else: o, why = esc, 'kept encoded: not allowed unencoded at this level'
-        else:
-            k = 1
-            if c in R: o, why = c, 'kept: reserved character in its reserved role'
-            elif allows(c): o, why = c, 'kept: allowed at this level'
-            else: o, why = _encode_char(c, encoding, text, off + i), 'encoded: not allowed unencoded at this level'
+        k, o, why = (_escape_unit(s, i, off, utf8, R, allows, text) if s[i] == '%' else
+                     _char_unit(s[i], off + i, R, allows, encoding, text))
         out.append(o)
         if trace is not None: trace.append((s[i:i+k], o, off + i, why))
         i += k
     return ''.join(out)
+
+def _escape_unit(s:str, i:int, off:int, utf8:bool, R:frozenset, allows, text:str) -> tuple:
+    "The escape at `s[i]` (with `utf8`, the whole UTF-8 sequence of escapes it starts): (its length, what it becomes, why)"
+    if i + 2 >= len(s) or s[i+1] not in HEX or s[i+2] not in HEX: _bad_escape(text, off + i)
+    b, k = int(s[i+1:i+3], 16), 3
+    if utf8 and b >= 0x80: d, k = _utf8_escapes(s, i, b)     # gather one UTF-8 sequence of escapes
+    else: d = chr(b) if not utf8 or b < 0x80 else None
+    esc = s[i:i+k].upper()
+    if d is not None and d != '%' and d not in R and allows(d): return k, d, 'decoded: allowed unencoded at this level'
+    if d is not None and d in R: return k, esc, 'kept encoded: reserved, it would change meaning if decoded'
+    return k, esc, 'kept encoded: not allowed unencoded at this level'
+
+def _utf8_escapes(s:str, i:int, b:int) -> tuple:
+    "(the character, the length) of the UTF-8 sequence of escapes at `s[i]` that starts with byte `b` >= 0x80; (None, 3) if it is none"
+    need = 2 if 0xc0 <= b < 0xe0 else 3 if 0xe0 <= b < 0xf0 else 4 if 0xf0 <= b < 0xf8 else 1
+    raw = s[i:i+3*need]
+    try: d = unescape(raw, 'utf-8') if len(raw) == 3*need and need > 1 else None
+    except URIError: d = None
+    return (d, 3*need) if d is not None and len(d) == 1 else (None, 3)
+
+def _char_unit(c:str, pos:int, R:frozenset, allows, encoding:str, text:str) -> tuple:
+    "The character `c` (at `pos` in `text`): (1, what it becomes, why)"
+    if c in R: return 1, c, 'kept: reserved character in its reserved role'
+    if allows(c): return 1, c, 'kept: allowed at this level'
+    return 1, _encode_char(c, encoding, text, pos), 'encoded: not allowed unencoded at this level'
 
 def _convert_path(path, off, level, R, encoding, text, trace=None):
     "Bring a path to `level`: segment by segment, the login segment with its own reserved set, dot segments kept"
@@ -173,13 +179,18 @@ def _convert_path(path, off, level, R, encoding, text, trace=None):
     login = len(segs) > 2 and segs[0] == '' and segs[1] == ''      # "//login/..." : segs[2] is the login
     for j, seg in enumerate(segs):
         if j and trace is not None: trace.append(('/', '/', pos - 1, 'kept: reserved character in its reserved role'))
-        if seg in _DOTSEG or ('%' in seg and seg.replace('%2E', '.').replace('%2e', '.') in _DOTSEG):
-            o = seg if '%' not in seg else '%2E' * len(seg.replace('%2E', '.').replace('%2e', '.'))
-            if trace is not None: trace.append((seg, o, pos, 'kept: a "." or ".." path element is reserved' if o == seg else
-                                                'encoded: an encoded dot segment is data, not "." or ".."'))
-        else: o = _convert(seg, pos, level, R | {'@'} if login and j == 2 else R, encoding, text, trace)
-        out.append(o); pos += len(seg) + 1
+        out.append(_convert_segment(seg, pos, level, R | {'@'} if login and j == 2 else R, encoding, text, trace))
+        pos += len(seg) + 1
     return '/'.join(out)
+
+def _convert_segment(seg, pos, level, R, encoding, text, trace):
+    "One path segment: a dot segment kept as it is (an encoded one stays encoded: it is data), any other brought to `level`"
+    if seg in _DOTSEG or ('%' in seg and seg.replace('%2E', '.').replace('%2e', '.') in _DOTSEG):
+        o = seg if '%' not in seg else '%2E' * len(seg.replace('%2E', '.').replace('%2e', '.'))
+        if trace is not None: trace.append((seg, o, pos, 'kept: a "." or ".." path element is reserved' if o == seg else
+                                            'encoded: an encoded dot segment is data, not "." or ".."'))
+        return o
+    return _convert(seg, pos, level, R, encoding, text, trace)
 
 # %% ../nbs/06_encoding.ipynb #b69696a5
 class _Machine(NamedTuple):

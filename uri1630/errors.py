@@ -42,3 +42,10 @@ def _need_str(text, name='text'):
     if not isinstance(text, str):
         raise TypeError(f"{name} must be str, not {type(text).__name__}")
     return text
+
+# %% ../nbs/00_errors.ipynb #9cdbb14f
+def error_at(f, *a, **k) -> tuple:
+    "The `(position, rule)` of the `URISyntaxError` that `f(*a, **k)` raises; `AssertionError` if it raises none"
+    try: f(*a, **k)
+    except URISyntaxError as e: return (e.position, e.rule)
+    raise AssertionError(f"no URISyntaxError from {getattr(f, '__name__', f)}{a}")

@@ -11,6 +11,7 @@ __all__ = ['ALPHA', 'DIGIT', 'SAFE', 'EXTRA', 'RESERVED', 'HEX', 'NATIONAL', 'PU
 
 # %% ../nbs/23_bnf_generic.ipynb #8611c1bd
 import re, sys
+from importlib import import_module
 from types import MappingProxyType
 from typing import Callable
 from .errors import URIError, URISyntaxError, _need_str
@@ -156,47 +157,58 @@ def _diagnose(g:GenericGrammar, text:str, partial:bool):
     n = len(text)
     h = text.find('#'); uend = h if h >= 0 else n
     q = text.find('?', 0, uend); pend = q if q >= 0 else uend
-    c = text.find(':', 0, pend)
-    i = 0
-    if c >= 0 and text.find('/', 0, c) < 0:                      # scheme :
-        if c == 0: _fail(text, 0, 'scheme', "the scheme name is void: a scheme must start with a letter")
-        if text[0] not in ALPHA: _fail(text, 0, 'ialpha', f"{describe_char(text[0])} cannot start a scheme name: it must be a letter")
-        _scan_chars(text, 1, c, g.x_offender, 'xalpha')
-        i = c + 1
-    elif not partial:
-        if n == 0: _fail(text, 0, 'uri', "a URI cannot be void: it must start with a scheme name and ':'")
-        j = 0 if text[0] not in ALPHA else next((k for k in range(n) if text[k] not in g.xchars), n)
-        what = (f"{describe_char(text[j])} is not allowed in a scheme name" if j < n and text[j] not in ':/?#'
-                else "a URI must start with a scheme name and ':' (before any '/'); this is a partial form")
-        _fail(text, j, 'scheme', what)
-    # path: with long and void segments it is a flat run of xpalphas and `/`, scanned in one jump
-    if g.long_segments and g.void_segments and g.colon_in_path:
-        i = _scan_chars(text, i, pend, g.path_offender, 'xpalpha', "in a path")
-    seg = 0
-    while i < pend:
-        ch = text[i]
-        if ch == '/':
-            if seg == 0 and not g.void_segments: _fail(text, i, 'path', "a void path segment (a '/' with nothing before it) is not derivable from 'path  void | xpalphas [ / path ]'")
-            seg = 0; i += 1; continue
-        if ch == '%': step = _check_escape(text, i, pend, g.future_escapes)
-        elif ch in g.pchars: step = 1
-        elif ch == ':' : _fail(text, i, 'xpalpha', "':' (reserved) is not allowed in a path by the printed BNF")
-        else: _fail(text, i, 'xpalpha', f"{describe_char(ch)} is not allowed in a path")
-        seg += 1
-        if seg > 2 and not g.long_segments: _fail(text, i, 'xpalphas', "a path segment longer than two characters is not derivable from 'xpalphas  xpalpha [ xpalpha ]'")
-        i += step
-    # search
-    if q >= 0:   # a bad character before the first void word ('+' at the start or after '+'), that word, a void end
-        plus = q + 1 if text.startswith('+', q + 1) else text.find('++', q + 1, uend) + 1 or uend
-        j = _first_offender(text, q + 1, plus, g.search_offender)
-        if j >= 0: _offend(text, j, 'xalpha', "in a search")
-        if plus < uend: _fail(text, plus, 'search', "a void word in a search: '+' must follow xalphas")
-        if q + 1 == uend or text[uend - 1] == '+': _fail(text, uend, 'search', "a search cannot be void or end with '+': 'search  xalphas [ + search ]'")
-    # fragment
+    i = _diagnose_scheme(g, text, pend, partial)
+    _diagnose_path(g, text, i, pend)
+    if q >= 0: _diagnose_search(g, text, q, uend)
     if h >= 0:
         if h + 1 == n and not g.void_fragment: _fail(text, n, 'fragmentid', "a void fragment-id after '#' is not derivable from 'fragmentid  xalphas'")
         _scan_chars(text, h+1, n, g.x_offender, 'xalpha')
     raise AssertionError(f"internal: recogniser and scanner disagree on {text!r}")  # never reached when they agree
+
+def _diagnose_scheme(g, text, pend, partial) -> int:
+    "Check `scheme :` (or its absence in a partial form) before `pend`; the index where the path starts"
+    n, c = len(text), text.find(':', 0, pend)
+    if c >= 0 and text.find('/', 0, c) < 0:                      # scheme :
+        if c == 0: _fail(text, 0, 'scheme', "the scheme name is void: a scheme must start with a letter")
+        if text[0] not in ALPHA: _fail(text, 0, 'ialpha', f"{describe_char(text[0])} cannot start a scheme name: it must be a letter")
+        _scan_chars(text, 1, c, g.x_offender, 'xalpha')
+        return c + 1
+    if partial: return 0
+    if n == 0: _fail(text, 0, 'uri', "a URI cannot be void: it must start with a scheme name and ':'")
+    j = 0 if text[0] not in ALPHA else next((k for k in range(n) if text[k] not in g.xchars), n)
+    what = (f"{describe_char(text[j])} is not allowed in a scheme name" if j < n and text[j] not in ':/?#'
+            else "a URI must start with a scheme name and ':' (before any '/'); this is a partial form")
+    _fail(text, j, 'scheme', what)
+
+def _diagnose_path(g, text, i, pend):
+    "Check the path `text[i:pend]`: with long and void segments a flat run of xpalphas and `/`, scanned in one jump"
+    if g.long_segments and g.void_segments and g.colon_in_path:
+        i = _scan_chars(text, i, pend, g.path_offender, 'xpalpha', "in a path")
+    seg = 0
+    while i < pend:
+        if text[i] == '/':
+            if seg == 0 and not g.void_segments: _fail(text, i, 'path', "a void path segment (a '/' with nothing before it) is not derivable from 'path  void | xpalphas [ / path ]'")
+            seg = 0; i += 1; continue
+        step = _path_char(g, text, i, pend)
+        seg += 1
+        if seg > 2 and not g.long_segments: _fail(text, i, 'xpalphas', "a path segment longer than two characters is not derivable from 'xpalphas  xpalpha [ xpalpha ]'")
+        i += step
+
+def _path_char(g, text, i, pend) -> int:
+    "The length of the `xpalpha` (a character or an escape) at `i` of a path, or raise"
+    ch = text[i]
+    if ch == '%': return _check_escape(text, i, pend, g.future_escapes)
+    if ch in g.pchars: return 1
+    if ch == ':': _fail(text, i, 'xpalpha', "':' (reserved) is not allowed in a path by the printed BNF")
+    _fail(text, i, 'xpalpha', f"{describe_char(ch)} is not allowed in a path")
+
+def _diagnose_search(g, text, q, uend):
+    "Check the search after the `?` at `q`: a bad character before the first void word, that word, a void end"
+    plus = q + 1 if text.startswith('+', q + 1) else text.find('++', q + 1, uend) + 1 or uend
+    j = _first_offender(text, q + 1, plus, g.search_offender)
+    if j >= 0: _offend(text, j, 'xalpha', "in a search")
+    if plus < uend: _fail(text, plus, 'search', "a void word in a search: '+' must follow xalphas")
+    if q + 1 == uend or text[uend - 1] == '+': _fail(text, uend, 'search', "a search cannot be void or end with '+': 'search  xalphas [ + search ]'")
 
 # %% ../nbs/23_bnf_generic.ipynb #6f63012a
 GRAMMARS: dict = {}
@@ -221,6 +233,8 @@ GENERIC_FUTURE_ESCAPES = GenericGrammar('generic-future-escapes', future_escapes
 register_grammar('generic-future-escapes', _generic_check(GENERIC_FUTURE_ESCAPES))
 
 # %% ../nbs/23_bnf_generic.ipynb #9c3cfd3c
+_URL_GRAMMAR_NAMES = ("rfc1630", "rfc1630-as-printed", "rfc1738", "rfc1738-as-printed")   # nbs/24_bnf_url.ipynb
+
 def validate(text:str,               # the URI (or, with `partial`, the partial form) to check
              grammar:str="generic",  # a name in `GRAMMARS`: "generic", "generic-as-printed", ...
              partial:bool=False,     # accept a partial (relative) form: the scheme becomes optional
@@ -230,8 +244,10 @@ def validate(text:str,               # the URI (or, with `partial`, the partial 
     if grammar == "generic" and not partial and GRAMMARS["generic"] is _GENERIC[0]:   # the common case, first
         if _GENERIC[1](text) is None: _diagnose(GENERIC, text, False)
         return
-    try: check = GRAMMARS[grammar]
-    except KeyError: raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}") from None
+    check = GRAMMARS.get(grammar) if isinstance(grammar, str) else None
+    if check is None and grammar in _URL_GRAMMAR_NAMES:     # registered when `uri1630.url_grammar` is first imported
+        import_module('uri1630.url_grammar'); check = GRAMMARS.get(grammar)
+    if check is None: raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}")
     check(text, partial)
 
 _GENERIC = GRAMMARS["generic"], GENERIC.absolute_re.fullmatch   # (unless someone registers another "generic")
