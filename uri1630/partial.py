@@ -28,7 +28,7 @@ def slash_runs(uri:str, # an absolute URI or partial form
 # RFC 1630 p. 10: one rule of "The rules for the use of a partial name relative to the URI of the context"
 class ResolutionStep(NamedTuple):
     "One step of resolving a partial form: the rule applied, the RFC sentence, and the text after it"
-    rule: str                      # short name of the rule: "context", "absolute", "whole-object", "slash", "last-part", "dots", "search-fragment"
+    rule: str                      # short name of the rule: "context", "absolute", "whole-object", "void-path", "slash", "last-part", "dots", "search-fragment"
     sentence: str                  # the sentence of RFC 1630 (or the decision, where the RFC is silent) that the step applies
     result: str                    # the text after this step
     detail: str                    # what the step did here, in words
@@ -48,6 +48,8 @@ PARTIAL_SENTENCES = MappingProxyType({
     'slash-examples': _DRAFT + "If the partial URI starts with a non-zero number of consecutive slashes, then everything from the context URI up to "
                       "(but not including) the first occurrence of exactly the same number of consecutive slashes is taken to be the same "
                       "and so prepended to the partial URL to form the full URL. (RFC 1630's example table follows this wording.)",
+    'void-path': "RFC 1738 §3.1: Note that the \"/\" between the host (or port) and the url-path is NOT part of the url-path. "
+                 "§3.3: If neither <path> nor <searchpart> is present, the \"/\" may also be omitted.",
     'last-part': "The last part of the path of the context URI (anything following the rightmost slash) is removed, and the given partial URI appended in its place",
     'dots': "Within the result, all occurrences of \"xxx/../\" or \"/.\" are recursively removed, where xxx, \"..\" and \".\" are complete path elements.",
     'search-fragment': "The question mark (\"?\", ASCII 3F hex) is used to delimit the boundary between the URI of a queryable object, and a set of words used to express a query on that object. "
@@ -103,15 +105,22 @@ def _resolve(context, partial, reading, trace=None):
     h = partial.find('#'); q = partial.find('?', 0, len(partial) if h < 0 else h)
     pend = q if q >= 0 else h if h >= 0 else len(partial)          # `parse`'s split, inlined for speed
     k = partial.find(':', 0, pend)
-    if k >= 0 and partial.find('/', 0, k) < 0: return _absolute(context, partial, partial[:k], trace)
+    if k >= 0 and partial.find('/', 0, k) < 0:
+        if k == 0: raise URISyntaxError("the scheme name is void: a scheme is an ialpha, at least one letter before the ':'",
+                                        partial, 0, 'scheme')
+        return _absolute(context, partial, partial[:k], trace)
     h = context.find('#'); q = context.find('?', 0, len(context) if h < 0 else h)
     end = q if q >= 0 else h if h >= 0 else len(context)
     k = context.find(':', 0, end)
-    if k < 0 or context.find('/', 0, k) >= 0:
-        raise URISyntaxError("the context of a partial form must be an absolute URI (a colon before any slash)",
+    if k <= 0 or context.find('/', 0, k) >= 0:
+        raise URISyntaxError("the context of a partial form must be an absolute URI (a scheme and a colon before any slash)",
                              context, 0, 'partial form: context')
     start, base, path, tail = k + 1, context[:end], partial[:pend], partial[pend:]
     if trace is not None: _trace_context(trace, context, base)
+    if base.startswith('//', start) and base.find('/', start + 2) < 0 and len(base) > start + 2:   # `scheme://site`: the path is void
+        base += '/'
+        if trace is not None: trace.append(ResolutionStep('void-path', PARTIAL_SENTENCES['void-path'], base,
+                                   f"the context has a site and no path: its url-path is void, and the '/' that precedes it is written out"))
     if not path and tail[:1] != '?': return _whole_object(context if h < 0 else context[:h], tail, trace)
     if path[:1] == '/': merged = _slash_rule(base, start, path, reading, trace)
     else: merged = _last_part(base, start, path, trace)
@@ -252,6 +261,9 @@ def relative(context:str,             # the absolute URI of the object that will
     if kt != kc or target[:kt] != context[:kc]: return target                  # different schemes
     if (target if ht < 0 else target[:ht]) == (context if hc < 0 else context[:hc]):
         return '' if ht < 0 else target[ht:]                                    # the context object: nothing is shorter
+    if context.startswith('//', kc + 1) and context.find('/', kc + 3, ec) < 0 and ec > kc + 3:   # `scheme://site`: `resolve` writes out its void path's "/"
+        context, ec, hc = context[:ec] + '/' + context[ec:], ec + 1, hc + (hc >= 0)
+        if target[:et] == context[:ec]: return target[et:] if target[et:et+1] == '?' else '/' + target[et:]
     start, base, tbase, tail = kc + 1, context[:ec], target[:et], target[et:]
     r = base.rfind('/')
     if r >= start and tbase.find('/.', start) < 0 and tbase.startswith(base[:r+1]) and _last_part_ok(tbase[r+1:], tail):
@@ -287,7 +299,7 @@ def _split(text, name):
     h = text.find('#'); q = text.find('?', 0, len(text) if h < 0 else h)
     end = q if q >= 0 else h if h >= 0 else len(text)
     k = text.find(':', 0, end)
-    if k < 0 or text.find('/', 0, k) >= 0:
+    if k <= 0 or text.find('/', 0, k) >= 0:
         raise URISyntaxError(f"the {name} must be an absolute URI (a colon before any slash)", text, 0, f'partial form: {name}')
     return k, end, h
 
