@@ -11,7 +11,7 @@ import re
 from types import MappingProxyType
 from typing import NamedTuple, Optional
 from .errors import URISyntaxError, _need_str
-from .syntax import parse
+from .syntax import parse, _LETTERS
 
 # %% ../nbs/07_partial_form.ipynb #8676600f
 # RFC 1630 p. 10: "certain characters ("/") ... have a significance reserved for representing a hierarchical space"
@@ -106,13 +106,14 @@ def _resolve(context, partial, reading, trace=None):
     pend = q if q >= 0 else h if h >= 0 else len(partial)          # `parse`'s split, inlined for speed
     k = partial.find(':', 0, pend)
     if k >= 0 and partial.find('/', 0, k) < 0:
-        if k == 0: raise URISyntaxError("the scheme name is void: a scheme is an ialpha, at least one letter before the ':'",
-                                        partial, 0, 'scheme')
+        if k == 0 or partial[0] not in _LETTERS:
+            raise URISyntaxError("a scheme is an ialpha: it starts with a letter" if k else
+                                 "the scheme name is void: a scheme is an ialpha, at least one letter before the ':'", partial, 0, 'scheme')
         return _absolute(context, partial, partial[:k], trace)
     h = context.find('#'); q = context.find('?', 0, len(context) if h < 0 else h)
     end = q if q >= 0 else h if h >= 0 else len(context)
     k = context.find(':', 0, end)
-    if k <= 0 or context.find('/', 0, k) >= 0:
+    if k <= 0 or context[0] not in _LETTERS or context.find('/', 0, k) >= 0:
         raise URISyntaxError("the context of a partial form must be an absolute URI (a scheme and a colon before any slash)",
                              context, 0, 'partial form: context')
     start, base, path, tail = k + 1, context[:end], partial[:pend], partial[pend:]
@@ -299,7 +300,7 @@ def _split(text, name):
     h = text.find('#'); q = text.find('?', 0, len(text) if h < 0 else h)
     end = q if q >= 0 else h if h >= 0 else len(text)
     k = text.find(':', 0, end)
-    if k <= 0 or text.find('/', 0, k) >= 0:
+    if k <= 0 or text[0] not in _LETTERS or text.find('/', 0, k) >= 0:
         raise URISyntaxError(f"the {name} must be an absolute URI (a colon before any slash)", text, 0, f'partial form: {name}')
     return k, end, h
 
