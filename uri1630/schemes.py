@@ -270,6 +270,7 @@ def _read_port(src, i, j):
     if i == j: src.fail(i, 'port', "a port is one or more decimal digits; if the port is omitted, the colon is as well")
     for k in range(i, j):
         if src.text[k] not in DIGIT: src.fail(k, 'port', f"a port is decimal digits; found {describe_char(src.text[k])}")
-    digits = src.text[i:j].lstrip('0')       # no port has so many digits; int() of >4300 would be a ValueError
-    if len(digits) > 20: src.fail(i, 'port', "a port of more than 20 significant digits is no port")
+    digits = src.text[i:j].lstrip('0')       # int() of >4300 digits would be a ValueError: check the length first
+    if len(digits) > 5 or int(digits or '0') > 65535:   # the IP-based schemes of RFC 1738 all run over TCP: a 16-bit port
+        src.fail(i, 'port', "a TCP port is a number from 0 to 65535 (RFC 793: 16 bits)")
     return int(digits or '0')

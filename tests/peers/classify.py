@@ -13,7 +13,7 @@ import json, re
 from pathlib import Path
 from typing import Callable, NamedTuple, Optional
 
-from uri1630 import resolve, parse, parse_url, is_valid, equivalent, URIError, SCHEMES
+from uri1630 import resolve, parse, parse_url, validate, equivalent, compare, URIError, SCHEMES
 
 HERE = Path(__file__).resolve().parent
 PEERS = ("cpython", "rfc3986", "uritools", "hyperlink", "w3lib")
@@ -30,12 +30,17 @@ def _split(u):
     return (p.scheme, p.path, p.search, p.fragment)
 
 
-def _valid(u):
+def _invalid_rule(u):
+    "`None` if `u` is valid (RFC 1738 for its schemes, else RFC 1630's generic BNF, partial forms allowed), else the rule it breaks"
     s = parse(u).scheme
-    if s is not None and s.lower() in SCHEMES:
-        try: parse_url(u); return True
-        except URIError: return False
-    return is_valid(u, "generic", partial=True)
+    try:
+        if s is not None and s.lower() in SCHEMES: parse_url(u)
+        else: validate(u, "generic", partial=True)
+    except URIError as e: return e.rule
+    return None
+
+
+def _valid(u): return _invalid_rule(u) is None
 
 
 def run(case: dict):
@@ -93,15 +98,17 @@ KINDS = {
                          lambda c, o: c["op"] == "join" and _ref(c).startswith("?")),
     "final-dots": Kind(DOTS + ' (a final "/." is removed with its slash, and a final ".." likewise, as in the author\'s '
                        'libwww 2.10: http://a/b/c/d + ".." is http://a/b; RFC 1808 and later keep the slash)', P10,
-                       lambda c, o: c["op"] in ("join", "remove_dots") and _segs(_ref(c))[-1] in (".", "..")),
+                       lambda c, o: c["op"] in ("join", "remove_dots") and _segs(_ref(c))[-1] in (".", "..")
+                       and isinstance(o, str) and o + "/" == expected(c)),
     "above-root": Kind(DOTS + ' (a ".." with no element before it to remove is kept: RFC 1630 has no rule that drops it; '
                        'RFC 3986 drops it)', P10,
-                       lambda c, o: c["op"] in ("join", "remove_dots") and isinstance(o, str) and "/../" in o + "/"
-                       and (".." in _segs(_ref(c)))),
+                       lambda c, o: c["op"] in ("join", "remove_dots") and isinstance(o, str) and re.search(r"/\.\.(/|$)", o) is not None
+                       and ".." in _segs(_ref(c))),
     "scheme-means-absolute": Kind('A partial form can be distinguished from an absolute form in that the latter must have a colon '
                                   'and that colon must occur before any slash characters. ("http:g" has a scheme: it is '
                                   'absolute, and used as given, whatever the context\'s scheme)', 'RFC 1630, "Partial (relative) form", p. 10',
-                                  lambda c, o: c["op"] == "join" and _is_abs(_ref(c)) and o == _ref(c)),
+                                  lambda c, o: c["op"] == "join" and _is_abs(_ref(c)) and o == _ref(c)
+                                  and _scheme(_ref(c)) == _scheme(c["args"][0]) and expected(c) != _ref(c)),
     "context-fragment": Kind('The hash ("#", ASCII 23 hex) character is reserved as a delimiter to separate the URI of an object '
                              'from a fragment identifier. (The context\'s fragment-id is not part of its URI: a void partial '
                              'names the context object without it; nbs/07 decision)', 'RFC 1630, "Fragment identifiers", p. 7',
@@ -109,9 +116,64 @@ KINDS = {
     "relative-context": Kind('In the World-Wide Web applications, the context URI is that of the document or object containing '
                              'a reference. (Within "a object whose URI is well defined": a context without a scheme is refused)',
                              P10, lambda c, o: c["op"] == "join" and not _is_abs(c["args"][0]) and o == "URIError"),
+    # validation
+    "hostname": Kind('The fully qualified domain name of a network host, or its IP address as a set of four decimal digit groups '
+                     'separated by ".". [...] a sequence of domain labels separated by ".", each domain label starting and ending '
+                     'with an alphanumerical character and possibly also containing "-" characters. The rightmost domain label will '
+                     'never start with a digit', 'RFC 1738, "3.1. Common Internet Scheme Syntax", p. 6',
+                     lambda c, o: c["op"] == "valid" and o is False and _invalid_rule(c["args"][0]) in ("host", "hostname", "hostnumber")),
+    "http-login": Kind('An HTTP URL takes the form: http://<host>:<port>/<path>?<searchpart> (no <user>:<password>@; '
+                       'the BNF: httpurl = "http://" hostport [ "/" hpath [ "?" search ]])', 'RFC 1738, "3.3. HTTP", p. 7, and §5',
+                       lambda c, o: c["op"] == "valid" and o is False and _invalid_rule(c["args"][0]) == "hostport"),
+    "http-search-slash": Kind('Within the <path> and <searchpart> components, "/", ";", "?" are reserved. '
+                              '(search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]: a "/" in a search must be encoded)',
+                              'RFC 1738, "3.3. HTTP", p. 8, and §5', lambda c, o: c["op"] == "valid" and o is False
+                              and _invalid_rule(c["args"][0]) == "search" and "/" in (parse(c["args"][0]).search or "")),
+    "reserved-in-search": Kind('search  xalphas [ + search ]; reserved  = | ; | / | # | ? | : | space (outside RFC 1738\'s '
+                               'schemes, only RFC 1630\'s generic BNF applies, and "=", "/" and ":" are reserved characters, '
+                               'not xalphas)', 'RFC 1630, "BNF of Generic URI Syntax", pp. 22-23',
+                               lambda c, o: c["op"] == "valid" and o is False and _invalid_rule(c["args"][0]) == "xalpha"
+                               and re.search(r"[=/:]", parse(c["args"][0]).search or "") is not None),
+    "opaque-site": Kind('The path is interpreted in a manner dependent on the protocol being used. (A scheme that RFC 1738 does '
+                        'not define, such as https, is checked against RFC 1630\'s generic BNF only, which has no host or port)',
+                        'RFC 1630, "URI syntax", p. 6', lambda c, o: c["op"] == "valid" and o is True and c["expected"] is False
+                        and (_scheme(c["args"][0]) or "") not in SCHEMES),
+    # equivalence
+    "search-rewritten": Kind('The query string represents some operation applied to the object, but this specification gives no '
+                             'common syntax or semantics for it. (uri1630 compares searches as written, up to encoding: it does '
+                             'not sort, drop or re-encode parameters)', 'RFC 1630, "QUERY STRINGS", p. 7',
+                             lambda c, o: c["op"] == "equivalent" and o is False and _differ_only_in(c, "search")),
+    "fragment-kept": Kind('The hash ("#", ASCII 23 hex) character is reserved as a delimiter to separate the URI of an object from '
+                          'a fragment identifier. (A reference with a fragment-id names a part of the object: equivalent compares '
+                          'it; canonicalizers drop it)', 'RFC 1630, "HASH FOR FRAGMENT IDENTIFIERS", p. 7',
+                          lambda c, o: c["op"] == "equivalent" and o is False and _differ_only_in(c, "fragment")),
+    "dots-in-absolute": Kind(DOTS + ' ("Within the result" of resolving a partial form: an absolute URI is used as given, '
+                             'its "xxx/../" is not removed; an encoded %2E%2E is data)', P10,
+                             lambda c, o: c["op"] == "equivalent" and o is False and _differ_only_in(c, "path")
+                             and any(re.search(r"/(\.|\.\.|%2[Ee]%2[Ee])(/|\?|#|$)", a) for a in c["args"])),
+    "empty-port": Kind('Another port number may optionally be supplied, in decimal, separated from the host by a colon. If the '
+                       'port is omitted, the colon is as well.', 'RFC 1738, "3.1. Common Internet Scheme Syntax", p. 6',
+                       lambda c, o: c["op"] == "equivalent" and o is False and re.search(r"//[^/?#]*:(/|$)", c["args"][0]) is not None),
+    "partial-form": Kind('It must be emphasized that when a reference is passed in anything other than a well controlled context, '
+                         'the full form must always be used. (A partial form such as "?b=1" names nothing until it is resolved: '
+                         'it is not rewritten into another partial)', 'RFC 1630, "Partial (relative) form", p. 10',
+                         lambda c, o: c["op"] == "equivalent" and o is False and not _is_abs(c["args"][0])),
+    "surrounding-space": Kind('URLs are written only with the graphic printable characters of the US-ASCII coded character set. '
+                              '(Whitespace around a URL in text is dropped when extracting it, by uri1630.context, not by equivalent)',
+                              'RFC 1738, "2.2. URL Character Encoding Issues", p. 2', lambda c, o: c["op"] == "equivalent" and o is False
+                              and any(a != a.strip() for a in c["args"])),
 }
 
+
+def _differ_only_in(case, part):
+    "`True` if `compare` finds the two URIs of an equivalence case differ in `part` and nowhere else"
+    r = compare(*case["args"][:2])
+    return bool(r.reasons) and {x.part for x in r.reasons if x.kind not in ("case", "encoding", "void-fragment",
+                                 "host-case", "default-port", "void-path")} == {part}
+
 NOT_COMPARABLE = {
+    "option": ("a peer option with no RFC 1630 counterpart (w3lib's keep_fragments, keep_blank_values, query_separator)",
+               lambda c: bool(c.get("options")) and c["op"] == "equivalent"),
     "ipv6": ("an IPv6 literal host ([...]): RFC 1738's host is a domain name or four decimal groups; "
              "IP literals in brackets came with RFC 2732 (1999)", lambda c: "[" in " ".join(c["args"])),
     "non-ascii": ("characters outside US-ASCII (IRIs, IDNA, charsets): RFC 1738 URLs are written only with graphic "
