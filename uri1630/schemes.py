@@ -225,6 +225,10 @@ def _check_host(src, i, j):
         pos += len(lab) + 1
     if all(lab.isascii() and lab.isdigit() for lab in labels):
         if len(labels) != 4: src.fail(i, 'hostnumber', "a host number is four decimal digit groups separated by '.'")
+        pos = i
+        for lab in labels:                   # "its IP address": each group is an octet, read in decimal (never octal)
+            if len(lab.lstrip('0')) > 3 or int(lab) > 255: src.fail(pos, 'hostnumber', "a group of an IP address is 0 to 255")
+            pos += len(lab) + 1
     elif labels[-1][0] in DIGIT:
         src.fail(j - len(labels[-1]), 'hostname', "the rightmost domain label never starts with a digit")
     return t[i:j]
@@ -251,7 +255,7 @@ def parse_login(src:Source,          # what `split_url` read
     if not t.startswith('//', i, end): src.fail(i, 'ip-schemepart', f"a {src.scheme}: URL starts with '//' and a host")
     i += 2
     j = min([k for k in (t.find(c, i, end) for c in stops) if k >= 0], default=end)
-    at = t.find('@', i, j)
+    at = t.rfind('@', i, j)                  # the last '@' ends the login: an earlier one is an unencoded '@' in the user
     u = pw = None
     if at >= 0:
         if not user: src.fail(i, 'hostport', f"no user name or password is allowed in a {src.scheme}: URL")
