@@ -111,7 +111,7 @@ KINDS = {
                                   and _scheme(_ref(c)) == _scheme(c["args"][0]) and expected(c) != _ref(c)),
     "context-fragment": Kind('The hash ("#", ASCII 23 hex) character is reserved as a delimiter to separate the URI of an object '
                              'from a fragment identifier. (The context\'s fragment-id is not part of its URI: a void partial '
-                             'names the context object without it; nbs/07 decision)', 'RFC 1630, "Fragment identifiers", p. 7',
+                             'names the context object without it; nbs/07 decision)', 'RFC 1630, "HASH FOR FRAGMENT IDENTIFIERS", p. 7',
                              lambda c, o: c["op"] == "join" and _ref(c) == "" and "#" in c["args"][0]),
     "relative-context": Kind('In the World-Wide Web applications, the context URI is that of the document or object containing '
                              'a reference. (Within "a object whose URI is well defined": a context without a scheme is refused)',
@@ -154,14 +154,14 @@ KINDS = {
     "empty-port": Kind('Another port number may optionally be supplied, in decimal, separated from the host by a colon. If the '
                        'port is omitted, the colon is as well.', 'RFC 1738, "3.1. Common Internet Scheme Syntax", p. 6',
                        lambda c, o: c["op"] == "equivalent" and o is False and re.search(r"//[^/?#]*:(/|$)", c["args"][0]) is not None),
-    "partial-form": Kind('It must be emphasized that when a reference is passed in anything other than a well controlled context, '
-                         'the full form must always be used. (A partial form such as "?b=1" names nothing until it is resolved: '
-                         'it is not rewritten into another partial)', 'RFC 1630, "Partial (relative) form", p. 10',
-                         lambda c, o: c["op"] == "equivalent" and o is False and not _is_abs(c["args"][0])),
     "surrounding-space": Kind('URLs are written only with the graphic printable characters of the US-ASCII coded character set. '
                               '(Whitespace around a URL in text is dropped when extracting it, by uri1630.context, not by equivalent)',
                               'RFC 1738, "2.2. URL Character Encoding Issues", p. 2', lambda c, o: c["op"] == "equivalent" and o is False
                               and any(a != a.strip() for a in c["args"])),
+    "partial-form": Kind('It must be emphasized that when a reference is passed in anything other than a well controlled context, '
+                         'the full form must always be used. (A partial form such as "?b=1" names nothing until it is resolved: '
+                         'it is not rewritten into another partial)', 'RFC 1630, "Partial (relative) form", p. 10',
+                         lambda c, o: c["op"] == "equivalent" and o is False and not _is_abs(c["args"][0])),
 }
 
 
