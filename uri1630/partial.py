@@ -263,9 +263,13 @@ def relative(context:str,             # the absolute URI of the object that will
     if (target if ht < 0 else target[:ht]) == (context if hc < 0 else context[:hc]):
         return '' if ht < 0 else target[ht:]                                    # the context object: nothing is shorter
     if context.startswith('//', kc + 1) and context.find('/', kc + 3, ec) < 0 and ec > kc + 3:   # `scheme://site`: `resolve` writes out its void path's "/"
-        context, ec, hc = context[:ec] + '/' + context[ec:], ec + 1, hc + (hc >= 0)
+        context, ec = context[:ec] + '/' + context[ec:], ec + 1
         if target[:et] == context[:ec]: return target[et:] if target[et:et+1] == '?' else '/' + target[et:]
-    start, base, tbase, tail = kc + 1, context[:ec], target[:et], target[et:]
+    return _relative_forms(context[:ec], kc + 1, target, et, reading)
+
+def _relative_forms(base, start, target, et, reading):
+    "The shortest of the forms `relative` tries: in the context's directory, a climb, a slash form, a slash form that climbs"
+    tbase, tail = target[:et], target[et:]
     r = base.rfind('/')
     if r >= start and tbase.find('/.', start) < 0 and tbase.startswith(base[:r+1]) and _last_part_ok(tbase[r+1:], tail):
         return target[r+1:]                       # in the context's directory or below: nothing is shorter
@@ -273,23 +277,28 @@ def relative(context:str,             # the absolute URI of the object that will
     if f is None or base.find('/.', start) >= 0 or tbase.startswith(base[:f.start() + 1]) or tbase == base[:f.start()]:
         best = _best_climb(base, start, tbase, tail, target)
     else: best = target
-    cuts = {}
     if len(best) > 1 + len(tail) and _remove_dots(tbase, start) == tbase:   # a slash form resolves to `tbase` itself
-        for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):   # runs that give shorter forms
-            s, n = m.start(), m.end() - m.start()
-            if tbase[s-1] == '/': continue             # (inside a run)
-            if n not in cuts: cuts[n] = _slash_cut(base, start, n, reading)
-            if (start if cuts[n] is None else cuts[n]) == s and base.startswith(tbase[:s]): best = target[s:]   # later runs: shorter
-            if len(cuts) > 3: cuts = _cuts(base, start, reading); break   # many lengths of run: use the one-pass table
-        else: cuts = None
-        if cuts is not None:
-            for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):
-                s = m.start()
-                if tbase[s-1] != '/' and cuts.get(m.end() - s, start) == s and base.startswith(tbase[:s]): best = target[s:]
+        best = _best_slash_form(base, start, tbase, target, best, reading)
     if len(best) > 2 + len(tail):
         f = _SINGLE.search(base, start)          # with no "//" after the first single slash, no slash form can climb
         if f is None or base.find('//', f.start()) >= 0 or tbase == base[:f.start()]:
             best = _best_slash_climb(base, start, tbase, tail, reading, best)
+    return best
+
+def _best_slash_form(base, start, tbase, target, best, reading):
+    "The shortest slash form that the slash rule turns into `tbase` (later runs give shorter forms), if shorter than `best`"
+    cuts = {}
+    for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):   # runs that give shorter forms
+        s, n = m.start(), m.end() - m.start()
+        if tbase[s-1] == '/': continue             # (inside a run)
+        if n not in cuts: cuts[n] = _slash_cut(base, start, n, reading)
+        if (start if cuts[n] is None else cuts[n]) == s and base.startswith(tbase[:s]): best = target[s:]
+        if len(cuts) > 3: break                    # many lengths of run: use the one-pass table
+    else: return best
+    cuts = _cuts(base, start, reading)
+    for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):
+        s = m.start()
+        if tbase[s-1] != '/' and cuts.get(m.end() - s, start) == s and base.startswith(tbase[:s]): best = target[s:]
     return best
 
 # %% ../nbs/07_partial_form.ipynb #51ea8774
