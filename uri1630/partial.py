@@ -279,8 +279,7 @@ def _relative_forms(base, start, target, et, reading):
     else: best = target
     if len(best) > 1 + len(tail) and _remove_dots(tbase, start) == tbase:   # a slash form resolves to `tbase` itself
         best = _best_slash_form(base, start, tbase, target, best, reading)
-    if len(best) > 2 + len(tail):
-        f = _SINGLE.search(base, start)          # with no "//" after the first single slash, no slash form can climb
+    if len(best) > 2 + len(tail):                # with no "//" after the first single slash (`f`), no slash form can climb
         if f is None or base.find('//', f.start()) >= 0 or tbase == base[:f.start()]:
             best = _best_slash_climb(base, start, tbase, tail, reading, best)
     return best
