@@ -409,7 +409,7 @@ def compare(a:Union[str, URI],       # one URI or partial form
     "Compare `a` and `b` at the same encoding level, part by part, with a reason for every difference"
     ra, rb = parse(_uri_text(a, 'a')), parse(_uri_text(b, 'b'))
     sa, sb = canonical(a, encoding, reserved), canonical(b, encoding, reserved)
-    site = ()
+    site: tuple = ()
     if scheme_aware:
         (sa, ka), (sb, kb) = _site_form(sa), _site_form(sb)
         site = tuple(Reason('path', k, _SITE_WHY[k]) for k in sorted(set(ka) ^ set(kb), key=list(_SITE_WHY).index))
