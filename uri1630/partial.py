@@ -123,6 +123,10 @@ def _resolve(context, partial, reading, trace=None):
         if trace is not None: trace.append(ResolutionStep('void-path', PARTIAL_SENTENCES['void-path'], base,
                                    f"the context has a site and no path: its url-path is void, and the '/' that precedes it is written out"))
     if not path and tail[:1] != '?': return _whole_object(context if h < 0 else context[:h], tail, trace)
+    if trace is None and path[:1] != '/':                          # the common case inlined: the last-part rule, then the dots
+        r = base.rfind('/')
+        merged = (base[:r+1] if r >= start else base[:start]) + path
+        return (merged if merged.find('/.', start) < 0 else _remove_dots(merged, start)) + tail
     if path[:1] == '/': merged = _slash_rule(base, start, path, reading, trace)
     else: merged = _last_part(base, start, path, trace)
     return _finish(merged, start, tail, trace)
