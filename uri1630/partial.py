@@ -278,6 +278,10 @@ def _relative_forms(base, start, target, et, reading):
     if r >= start and tbase.find('/.', start) < 0 and tbase.startswith(base[:r+1]) and _last_part_ok(tbase[r+1:], tail):
         return target[r+1:]                       # in the context's directory or below: nothing is shorter
     f = _SINGLE.search(base, start)                # a climb never removes the root: skip it where the root is not shared
+    if (f is not None and tbase.startswith(base[:f.start() + 1]) and base.find('//', f.start()) < 0
+            and tbase.find('//', f.start()) < 0 and base.find('/.', start) < 0 and tbase.find('/.', start) < 0):
+        best = _best_climb(base, start, tbase, tail, target)   # the common case: the root shared, no "//" or dots after it:
+        return target[f.start():] if len(target) - f.start() < len(best) else best   # a climb, or "/" and the path
     if f is None or base.find('/.', start) >= 0 or tbase.startswith(base[:f.start() + 1]) or tbase == base[:f.start()]:
         best = _best_climb(base, start, tbase, tail, target)
     else: best = target
