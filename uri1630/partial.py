@@ -94,6 +94,19 @@ def _remove_dots(text, start, counts=None):
         else: out.append(e)
     return text[:b+1] + '/'.join(out) if out else text[:b]
 
+def _up(d, path, start):
+    "`_remove_dots(d + path, start)` for a directory `d` and a `path` of leading `../` (no other dot elements), else `None`"
+    k = 0
+    while path.startswith('../', 3 * k): k += 1
+    rest = path[3 * k:]
+    if rest[:1] == '.' or rest.find('/.') >= 0 or d.find('/.', start) >= 0: return None
+    m = _SINGLE.search(d, start)                     # the root: never removed
+    if m is None: return None
+    b, e = m.start(), len(d) - 1
+    while k and e > b:                               # each ".." removes the element before it
+        e = d.rfind('/', b, e); k -= 1
+    return d[:e+1] + '../' * k + rest                # ".." above the root is kept
+
 # %% ../nbs/07_partial_form.ipynb #ebde700b
 # RFC 1630 p. 10: scheme rule, then the slash rule or the last-part rule, then the dot removal
 def _resolve(context, partial, reading, trace=None):
@@ -125,7 +138,9 @@ def _resolve(context, partial, reading, trace=None):
     if not path and tail[:1] != '?': return _whole_object(context if h < 0 else context[:h], tail, trace)
     if trace is None and path[:1] != '/':                          # the common case inlined: the last-part rule, then the dots
         r = base.rfind('/')
-        merged = (base[:r+1] if r >= start else base[:start]) + path
+        d = base[:r+1] if r >= start else base[:start]
+        if path.startswith('../') and (up := _up(d, path, start)) is not None: return up + tail
+        merged = d + path
         return (merged if merged.find('/.', start) < 0 else _remove_dots(merged, start)) + tail
     if path[:1] == '/': merged = _slash_rule(base, start, path, reading, trace)
     else: merged = _last_part(base, start, path, trace)
