@@ -289,15 +289,16 @@ def relative(context:str,             # the absolute URI of the object that will
 def _relative_forms(base, start, target, et, reading):
     "The shortest of the forms `relative` tries: in the context's directory, a climb, a slash form, a slash form that climbs"
     tbase, tail = target[:et], target[et:]
-    r = base.rfind('/')
-    if r >= start and tbase.find('/.', start) < 0 and tbase.startswith(base[:r+1]) and _last_part_ok(tbase[r+1:], tail):
+    r, td = base.rfind('/'), tbase.find('/.', start)
+    if r >= start and td < 0 and tbase.startswith(base[:r+1]) and _last_part_ok(tbase[r+1:], tail):
         return target[r+1:]                       # in the context's directory or below: nothing is shorter
-    f = _SINGLE.search(base, start)                # a climb never removes the root: skip it where the root is not shared
-    if (f is not None and tbase.startswith(base[:f.start() + 1]) and base.find('//', f.start()) < 0
-            and tbase.find('//', f.start()) < 0 and base.find('/.', start) < 0 and tbase.find('/.', start) < 0):
-        best = _best_climb(base, start, tbase, tail, target)   # the common case: the root shared, no "//" or dots after it:
-        return target[f.start():] if len(target) - f.start() < len(best) else best   # a climb, or "/" and the path
-    if f is None or base.find('/.', start) >= 0 or tbase.startswith(base[:f.start() + 1]) or tbase == base[:f.start()]:
+    f, bd = _SINGLE.search(base, start), base.find('/.', start)   # a climb never removes the root: skip it where the root is not shared
+    if f is not None and td < 0 and bd < 0:      # the common case: the root shared, no "//" or dots after it:
+        s = f.start()                             # a climb, or "/" and the path
+        if tbase.startswith(base[:s + 1]) and base.find('//', s) < 0 and tbase.find('//', s) < 0:
+            best = _plain_climb(base, start, tbase, tail, target, s)
+            return target[s:] if len(target) - s < len(best) else best
+    if f is None or bd >= 0 or tbase.startswith(base[:f.start() + 1]) or tbase == base[:f.start()]:
         best = _best_climb(base, start, tbase, tail, target)
     else: best = target
     if len(best) > 1 + len(tail) and _remove_dots(tbase, start) == tbase:   # a slash form resolves to `tbase` itself
@@ -360,6 +361,14 @@ def _best_climb(base, start, tbase, tail, best):
     if (nd := _remove_dots(d, start)) != d: xs += _climbs(nd + 'x', start, tbase)[1]   # the context's own dots go too
     for x, _ in xs:
         if len(x) + len(tail) <= len(best) and _last_part_ok(x, tail) and _remove_dots(d + x, start) == tbase: best = x + tail
+    return best
+
+def _plain_climb(base, start, tbase, tail, best, root):
+    "`_best_climb` where neither the context nor `tbase` has dot elements, and the context's root slash is at `root`"
+    d, xs = _climbs(base, start, tbase)
+    room = d.count('/', root + 1)                 # the elements after the root: as many as a ".." may remove
+    for x, m in xs:
+        if len(x) + len(tail) <= len(best) and (m is None or m <= room) and _last_part_ok(x, tail): best = x + tail
     return best
 
 def _best_slash_climb(base, start, tbase, tail, reading, best):
