@@ -111,8 +111,7 @@ def _up(d, path, start):
 # RFC 1630 p. 10: scheme rule, then the slash rule or the last-part rule, then the dot removal
 def _resolve(context, partial, reading, trace=None):
     "The one implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
-    if type(context) is not str: _need_str(context, 'context')
-    if type(partial) is not str: _need_str(partial, 'partial')
+    if type(context) is not str or type(partial) is not str: _need_str(context, 'context'); _need_str(partial, 'partial')
     if reading != 'examples' and reading != 'literal':
         raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
     h = partial.find('#'); q = partial.find('?', 0, len(partial) if h < 0 else h)
@@ -136,11 +135,13 @@ def _resolve(context, partial, reading, trace=None):
         if trace is not None: trace.append(ResolutionStep('void-path', PARTIAL_SENTENCES['void-path'], base,
                                    f"the context has a site and no path: its url-path is void, and the '/' that precedes it is written out"))
     if not path and tail[:1] != '?': return _whole_object(context if h < 0 else context[:h], tail, trace)
-    if trace is None and path[:1] != '/':                          # the common case inlined: the last-part rule, then the dots
-        r = base.rfind('/')
-        d = base[:r+1] if r >= start else base[:start]
-        if path.startswith('../') and (up := _up(d, path, start)) is not None: return up + tail
-        merged = d + path
+    if trace is None:                                              # the common cases inlined: a rule, then the dots
+        if path[:1] == '/': merged = _slash_rule(base, start, path, reading, None)
+        else:
+            r = base.rfind('/')
+            d = base[:r+1] if r >= start else base[:start]
+            if path.startswith('../') and (up := _up(d, path, start)) is not None: return up + tail
+            merged = d + path
         return (merged if merged.find('/.', start) < 0 else _remove_dots(merged, start)) + tail
     if path[:1] == '/': merged = _slash_rule(base, start, path, reading, trace)
     else: merged = _last_part(base, start, path, trace)
