@@ -123,11 +123,11 @@ KINDS = {
                      'never start with a digit', 'RFC 1738, "3.1. Common Internet Scheme Syntax", p. 6',
                      lambda c, o: c["op"] == "valid" and o is False and _invalid_rule(c["args"][0]) in ("host", "hostname", "hostnumber")),
     "http-login": Kind('An HTTP URL takes the form: http://<host>:<port>/<path>?<searchpart> (no <user>:<password>@; '
-                       'the BNF: httpurl = "http://" hostport [ "/" hpath [ "?" search ]])', 'RFC 1738, "3.3. HTTP", p. 7, and §5',
+                       'the BNF: httpurl = "http://" hostport [ "/" hpath [ "?" search ]])', 'RFC 1738, "3.3. HTTP", p. 9, and §5',
                        lambda c, o: c["op"] == "valid" and o is False and _invalid_rule(c["args"][0]) == "hostport"),
     "http-search-slash": Kind('Within the <path> and <searchpart> components, "/", ";", "?" are reserved. '
                               '(search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]: a "/" in a search must be encoded)',
-                              'RFC 1738, "3.3. HTTP", p. 8, and §5', lambda c, o: c["op"] == "valid" and o is False
+                              'RFC 1738, "3.3. HTTP", p. 9, and §5', lambda c, o: c["op"] == "valid" and o is False
                               and _invalid_rule(c["args"][0]) == "search" and "/" in (parse(c["args"][0]).search or "")),
     "reserved-in-search": Kind('search  xalphas [ + search ]; reserved  = | ; | / | # | ? | : | space (outside RFC 1738\'s '
                                'schemes, only RFC 1630\'s generic BNF applies, and "=", "/" and ":" are reserved characters, '
