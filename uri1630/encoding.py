@@ -313,24 +313,47 @@ def explain_level(uri:Union[str, URI], level:Union[str, Level, frozenset]="canon
     return tuple(Change(src, out, pos, char_class(src), why) for src, out, pos, why in trace)
 
 # %% ../nbs/06_encoding.ipynb #012c9e4c
-def _comparable(uri, encoding, reserved):
+def _comparable(uri, encoding, reserved, scheme_aware=False):
     "Canonical form, with a void fragment-id dropped: 'with or without the hash sign' it means the whole object"
     s = canonical(uri, encoding, reserved)
-    return s[:-1] if s.endswith('#') and s.find('#') == len(s) - 1 else s
+    s = s[:-1] if s.endswith('#') and s.find('#') == len(s) - 1 else s
+    return _site_form(s)[0] if scheme_aware else s
+
+# RFC 1738 §3.2-3.11: "If :<port> is omitted, the port defaults to N" (the same table as `DEFAULT_PORTS` in uri1630.schemes)
+_PORTS = {"ftp": 21, "http": 80, "gopher": 70, "nntp": 119, "telnet": 23, "wais": 210, "prospero": 1525}
+
+def _site_form(s):
+    "`(text, changes)`: canonical `s` with RFC 1738's site rules applied (host in lower case, default port dropped, http's omitted '/')"
+    c = s.find(':')
+    if c <= 0 or not s.startswith('//', c + 1): return s, ()
+    scheme, i = s[:c], c + 3
+    e = min([k for k in (s.find('/', i), s.find('?', i), s.find('#', i)) if k >= 0], default=len(s))
+    at = s.rfind('@', i, e) + 1 or i
+    p = s.rfind(':', at, e)
+    host, port = (s[at:p], s[p+1:e]) if p >= 0 else (s[at:e], None)
+    changes, out = [], s[:at] + host.lower()
+    if host != host.lower(): changes.append('host-case')
+    if port is not None:
+        if port.isdigit() and port.isascii() and int(port) == _PORTS.get(scheme): changes.append('default-port')
+        else: out += ':' + port
+    rest = s[e:]
+    if scheme == 'http' and rest[:1] in ('', '#'): rest, _ = '/' + rest, changes.append('void-path')
+    return out + rest, tuple(changes)
 
 def equivalent(a:Union[str, URI],       # one URI or partial form
                b:Union[str, URI],       # the other
                encoding:str="latin-1",  # how characters become octets and back
                reserved:str="rfc1630",  # whose reserved set is never decoded
+               scheme_aware:bool=True,  # apply RFC 1738's site rules: host case, default ports, http's omitted "/"
               ) -> bool:
-    "`True` if `a` and `b` are the same URI once brought to the same encoding level"
-    return _comparable(a, encoding, reserved) == _comparable(b, encoding, reserved)
+    "`True` if `a` and `b` are the same URI once brought to the same encoding level (and, `scheme_aware`, the same site)"
+    return _comparable(a, encoding, reserved, scheme_aware) == _comparable(b, encoding, reserved, scheme_aware)
 
 # %% ../nbs/06_encoding.ipynb #723b59d1
 class Reason(NamedTuple):
     "Why two URIs differ in one part"
     part: str       # "scheme", "path", "search" or "fragment"
-    kind: str       # "case", "encoding", "void-fragment", "reserved", "absent" or "different"
+    kind: str       # "case", "encoding", "void-fragment", "host-case", "default-port", "void-path", "reserved", "absent" or "different"
     detail: str     # a sentence for people
 
 class Comparison(NamedTuple):
@@ -381,13 +404,29 @@ def _part_reason(part, ra, rb, ca, cb):
     return Reason(part, 'different', f"the {part}s differ at offset {i} (canonical form): {a or 'end'!r} vs {b or 'end'!r}")
 
 # %% ../nbs/06_encoding.ipynb #c4c42e10
+_SITE_WHY = {
+    'host-case': "host names are domain names, and domain names are case-insensitive (RFC 1738 §3.1, RFC 1034)",
+    'default-port': "the port written is the scheme's default port (RFC 1738: \"If :<port> is omitted, the port defaults to N\")",
+    'void-path': "an http URL with neither path nor search may omit the \"/\" (RFC 1738 §3.3)",
+}
+_EQUAL_KINDS = ('case', 'encoding', 'void-fragment', 'host-case', 'default-port', 'void-path')
+
 def compare(a:Union[str, URI],       # one URI or partial form
             b:Union[str, URI],       # the other
             encoding:str="latin-1",  # how characters become octets and back
             reserved:str="rfc1630",  # whose reserved set is never decoded
+            scheme_aware:bool=True,  # as for `equivalent`: RFC 1738's site rules, each a reason of its own
            ) -> Comparison:
     "Compare `a` and `b` at the same encoding level, part by part, with a reason for every difference"
     ra, rb = parse(_uri_text(a, 'a')), parse(_uri_text(b, 'b'))
-    ca, cb = parse(canonical(a, encoding, reserved)), parse(canonical(b, encoding, reserved))
-    reasons = tuple(r for r in (_part_reason(p, x, y, cx, cy) for p, x, y, cx, cy in zip(URI._fields, ra, rb, ca, cb)) if r)
-    return Comparison(all(r.kind in ('case', 'encoding', 'void-fragment') for r in reasons), reasons)
+    sa, sb = canonical(a, encoding, reserved), canonical(b, encoding, reserved)
+    site: tuple = ()
+    if scheme_aware:
+        (sa, ka), (sb, kb) = _site_form(sa), _site_form(sb)
+        site = tuple(Reason('path', k, _SITE_WHY[k]) for k in sorted(set(ka) ^ set(kb), key=list(_SITE_WHY).index))
+        if not site and ka and ra.path != rb.path and parse(sa).path == parse(sb).path:   # both changed alike
+            site = tuple(Reason('path', k, _SITE_WHY[k]) for k in ka)
+    ca, cb = parse(sa), parse(sb)
+    if site and ca.path == cb.path: ra, rb = ra._replace(path=ca.path), rb._replace(path=cb.path)   # the site explains the path
+    reasons = site + tuple(r for r in (_part_reason(p, x, y, cx, cy) for p, x, y, cx, cy in zip(URI._fields, ra, rb, ca, cb)) if r)
+    return Comparison(all(r.kind in _EQUAL_KINDS for r in reasons), reasons)

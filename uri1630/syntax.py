@@ -39,6 +39,7 @@ class URI(NamedTuple):
 
 # %% ../nbs/03_uri_syntax.ipynb #c7827b41
 _new = tuple.__new__
+_LETTERS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ')
 
 def parse(text:str, # any string: a URI, a partial form, or text that is neither
          ) -> URI:
@@ -50,7 +51,7 @@ def parse(text:str, # any string: a URI, a partial form, or text that is neither
     q = text.find('?')
     if q >= 0: text, search = text[:q], text[q+1:]
     c = text.find(':')
-    if c >= 0 and text.find('/', 0, c) < 0: scheme, text = text[:c], text[c+1:]
+    if c > 0 and text[0] in _LETTERS and text.find('/', 0, c) < 0: scheme, text = text[:c], text[c+1:]   # `scheme  ialpha`: a letter first
     return _new(URI, (scheme, text, search, fragment))
 
 # %% ../nbs/03_uri_syntax.ipynb #0eb53bf0

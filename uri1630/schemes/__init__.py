@@ -308,6 +308,10 @@ def _check_host(src, i, j):
         pos += len(lab) + 1
     if all(lab.isascii() and lab.isdigit() for lab in labels):
         if len(labels) != 4: src.fail(i, 'hostnumber', "a host number is four decimal digit groups separated by '.'")
+        pos = i
+        for lab in labels:                   # "its IP address": each group is an octet, read in decimal (never octal)
+            if len(lab.lstrip('0')) > 3 or int(lab) > 255: src.fail(pos, 'hostnumber', "a group of an IP address is 0 to 255")
+            pos += len(lab) + 1
     elif labels[-1][0] in DIGIT:
         src.fail(j - len(labels[-1]), 'hostname', "the rightmost domain label never starts with a digit")
     return t[i:j]
@@ -334,7 +338,7 @@ def parse_login(src:Source,          # what `split_url` read
     if not t.startswith('//', i, end): src.fail(i, 'ip-schemepart', f"a {src.scheme}: URL starts with '//' and a host")
     i += 2
     j = min([k for k in (t.find(c, i, end) for c in stops) if k >= 0], default=end)
-    at = t.find('@', i, j)
+    at = t.rfind('@', i, j)                  # the last '@' ends the login: an earlier one is an unencoded '@' in the user
     u = pw = None
     if at >= 0:
         if not user: src.fail(i, 'hostport', f"no user name or password is allowed in a {src.scheme}: URL")
@@ -353,14 +357,16 @@ def _read_port(src, i, j):
     if i == j: src.fail(i, 'port', "a port is one or more decimal digits; if the port is omitted, the colon is as well")
     for k in range(i, j):
         if src.text[k] not in DIGIT: src.fail(k, 'port', f"a port is decimal digits; found {describe_char(src.text[k])}")
-    digits = src.text[i:j].lstrip('0')       # no port has so many digits; int() of >4300 would be a ValueError
-    if len(digits) > 20: src.fail(i, 'port', "a port of more than 20 significant digits is no port")
+    digits = src.text[i:j].lstrip('0')       # int() of >4300 digits would be a ValueError: check the length first
+    if len(digits) > 5 or int(digits or '0') > 65535:   # the IP-based schemes of RFC 1738 all run over TCP: a 16-bit port
+        src.fail(i, 'port', "a TCP port is a number from 0 to 65535 (RFC 793: 16 bits)")
     return int(digits or '0')
 
 # %% ../../nbs/09_specific_schemes.ipynb #3db31935
 # For the fast path: RFC 1738 §3.1 host = hostname | hostnumber, as one pattern (what `_check_host` accepts)
+_OCTET_RE = "(?:0*+(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]?)|0++)"   # a group of a host number: 0-255, leading zeros allowed (as `_check_host`)
 _LABEL_RE = "[A-Za-z0-9]++(?:-++[A-Za-z0-9]++)*+"     # domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
 _HOST_RE = (f"(?:{_LABEL_RE}\\.)*[A-Za-z][A-Za-z0-9]*+(?:-++[A-Za-z0-9]++)*+"   # hostname = *[ domainlabel "." ] toplabel
-            "|[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+")                     # hostnumber = digits "." digits "." digits "." digits
-_PORT_RE = "[0-9]{1,19}"                                        # port = digits (more than 19 go the slow way)
+            f"|{_OCTET_RE}\\.{_OCTET_RE}\\.{_OCTET_RE}\\.{_OCTET_RE}")     # hostnumber = digits "." digits "." digits "." digits, each 0-255
+_PORT_RE = "0*+(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})|0++"   # port = digits, 0-65535 (a larger one goes the slow way, which reports it)
 _FRAGMENT_RE = f"(?:#({_run(URL_CHARS)}))?\\Z"                  # [ # fragmentid ], then the end of the text
