@@ -1,8 +1,9 @@
-__version__ = "0.1.0"
 """uri1630: RFC 1630 (Universal Resource Identifiers in WWW) as a literate, executable edition.
 
 The only hand-maintained module: it re-exports the public API (each module's `__all__`) of the modules
 exported from the notebooks in nbs/. The command line lives in `uri1630.cli`, the widgets in `uri1630.widgets`."""
+# `__version__` is (re)written in place by nbdev_export from settings.ini (put_version_in_init)
+__version__ = "0.2.0"
 from .errors import *
 from .grammar import *
 from .syntax import *
