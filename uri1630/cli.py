@@ -293,7 +293,7 @@ def _cmd_get(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
 def demo(out:Optional[TextIO]=None) -> None:
     "Print uri1630's reading of RFC 1630's own examples"
     out = out or sys.stdout
-    p = lambda *a: print(*a, file=out)
+    def p(*a:object) -> None: print(*a, file=out)
     A = "http://info.cern.ch/albert/bertram/marie-claude"
     B = "http://info.cern.ch/albert/bertram/marie%2Dclaude"
     C = "http://info.cern.ch/albert/bertram%2Fmarie-claude"
