@@ -163,6 +163,9 @@ def test_exit_statuses_distinct():
     assert cli("compare", "http://a/b", "http://a/%62").returncode == 0
     assert cli("compare", "http://a/b", "http://a/c").returncode == 1
     assert cli("compare", "http://a/b", "x:%zz").returncode == 2
+    r = cli("compare", "http://h/\u62e0", "http://h/%E6%8B%A0")     # beyond Latin-1: the advice names the flag
+    assert r.returncode == 2 and "use --charset utf-8" in r.stderr and "encoding=" not in r.stderr, r.stderr
+    assert cli("compare", "--charset", "utf-8", "http://h/\u62e0", "http://h/%E6%8B%A0").returncode == 0
     assert cli("check", "http://a/b").returncode == 0
     assert cli("check", EX3).returncode == 1
     assert cli("check", "--grammar", "nonesuch", "a:b").returncode == 2

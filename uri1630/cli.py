@@ -152,20 +152,22 @@ def _grammar(name:str) -> str:
 
 _PREFERRED = ('generic', 'rfc1630', 'rfc1738')   # named first in a hint; then the variants, in registration order
 
+def _accepting(uri:str, rejected_by:str) -> Iterator[str]:
+    "The registered grammars other than `rejected_by` that accept `uri`, the main three first (lazily)"
+    for g in [g for g in _PREFERRED if g in GRAMMARS] + [g for g in GRAMMARS if g not in _PREFERRED]:
+        if g == rejected_by: continue
+        try: validate(uri, g)
+        except (URIError, ValueError): continue
+        yield g
+
 def other_grammars(uri:str, rejected_by:str) -> list[str]:
     "The registered grammars other than `rejected_by` that accept `uri`, the main three first"
-    names = [g for g in _PREFERRED if g in GRAMMARS] + [g for g in GRAMMARS if g not in _PREFERRED]
-    ok = []
-    for g in names:
-        if g == rejected_by: continue
-        try: validate(uri, g); ok.append(g)
-        except (URIError, ValueError): pass
-    return ok
+    return list(_accepting(uri, rejected_by))
 
 def _hint(uri:str, grammar:str) -> str:
-    "'valid under --grammar G' for the first other grammar that accepts `uri`, else ''"
-    ok = other_grammars(uri, grammar)
-    return f"valid under --grammar {ok[0]}" if ok else ''
+    "'valid under --grammar G' for the first other grammar that accepts `uri`, else '' (the others are not tried)"
+    g = next(_accepting(uri, grammar), None)
+    return f"valid under --grammar {g}" if g else ''
 
 def _cmd_check(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
     g = _grammar(a.grammar)
@@ -208,6 +210,11 @@ def _cmd_canon(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> in
     return BAD if bad else OK
 
 # %% ../nbs/30_cli.ipynb #d838050b
+def _compare(x:str, y:str, charset:str) -> Any:
+    "`compare(x, y)` with characters beyond ASCII read as octets in `charset`; the advice for one beyond it names `--charset`"
+    try: return compare(x, y, charset)
+    except URIError as e: raise _charset_advice(e, charset) from None
+
 def _cmd_compare(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
     "0 equivalent, 1 different, 2 if A or any B is not a URI (or not text)"
     try: A = _text(a.a, a.encoding)
@@ -216,11 +223,11 @@ def _cmd_compare(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> 
         diff = 0
         def one(b:str) -> str:
             nonlocal diff
-            r = compare(A, b); diff += not r.equivalent
+            r = _compare(A, b, a.charset); diff += not r.equivalent
             return '\t'.join(['equivalent' if r.equivalent else 'different'] + [x.detail for x in r.reasons])
         bad = _stream(one, _lines(stdin), out, err, a.cmd, a.encoding, _line_mode(stdin, out))
         return BAD if bad else NO if diff else OK
-    try: r = compare(A, _text(a.b, a.encoding))
+    try: r = _compare(A, _text(a.b, a.encoding), a.charset)
     except (URIError, _BadInput) as e: print(_label(a.cmd) + str(e), file=err); return BAD
     out.write(('equivalent' if r.equivalent else 'different') + '\n')
     out.write(''.join(f"  {x.part}: {x.kind}: {x.detail}\n" for x in r.reasons))
@@ -377,6 +384,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument('--charset', default='latin-1', type=_encoding, help="how characters beyond ASCII become octets (RFC 1630: latin-1; or utf-8)")
     s.add_argument('uri', nargs='+')
     s = cmd('compare', "exit 0 if A and B are equivalent, 1 if not, with the reasons")
+    s.add_argument('--charset', default='latin-1', type=_encoding, help="how characters beyond ASCII become octets (RFC 1630: latin-1; or utf-8)")
     s.add_argument('a', metavar='A'); s.add_argument('b', metavar='B')
     s = cmd('resolve', "the absolute form of a partial form in a context")
     s.add_argument('--reading', choices=['examples', 'literal'], default='examples', help="how to read the slash rule")
