@@ -16,7 +16,7 @@ setup_cfg = {o: cfg[o] for o in cfg_keys}
 licenses = {'apache2': 'Apache-2.0', 'mit': 'MIT'}
 # settings.ini's status is the classifier's own number ('3' is '3 - Alpha'), not an index into this list
 statuses = {s.split(' - ')[0]: s for s in ['1 - Planning', '2 - Pre-Alpha', '3 - Alpha', '4 - Beta', '5 - Production/Stable', '6 - Mature', '7 - Inactive']}
-py_versions = '3.11 3.12 3.13 3.14'.split()
+py_versions = '3.11 3.12 3.13'.split()   # the versions CI tests (.ci/steps/20-pythons.sh)
 
 def reqs(key):
     "The requirements listed under `key` in settings.ini"
