@@ -11,8 +11,8 @@ Rules the numbers obey (see nbs/34_performance.ipynb):
 - the contenders of one operation are interleaved in a shuffled order, run after run; the figure is the median;
 - a contender that raises on an item pays for the exception: that is its cost on that item;
 - time is this process's CPU time (`time.process_time_ns`), so other jobs on a shared machine count less.
-Peers that are not installed (`pip install -e ".[bench]"`) are skipped. The corpus is `/work/shared/corpus`
-(or `$URI1630_CORPUS`); without it a synthetic corpus is used.
+Peers that are not installed (`pip install -e ".[bench]"`) are skipped. The corpus is `$URI1630_CORPUS`, else
+`../shared/corpus` next to the project root, else the small vendored sample (tests/shared_corpus.py decides).
 """
 import argparse, gc, json, os, random, re, statistics, subprocess, sys, time, urllib.parse as up
 from pathlib import Path
@@ -20,17 +20,13 @@ from pathlib import Path
 import uri1630
 from uri1630 import parse, validate, canonical, URIError
 
-CORPUS = Path(os.environ.get('URI1630_CORPUS', '/work/shared/corpus'))
-WEB, FILES = ('kasztp.txt', 'userbait.txt'), ('node_files.txt', 'isaacs_files.txt')
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'tests'))
+from shared_corpus import WEB, FILES, corpus_lines   # where the corpus is: decided in one place
 
 # %% data sets
 def load_corpus(limit=None, seed=1630):
-    "Distinct URLs of the shared corpus (web and file sets), each once, in a fixed shuffled order; `limit` samples"
-    urls = []
-    for name in WEB + FILES:
-        p = CORPUS / name
-        if p.exists(): urls += [l.strip() for l in p.read_text(encoding='utf-8-sig').splitlines() if l.strip()]
-    urls = list(dict.fromkeys(urls)) or synthetic_urls(20000, 60, seed)
+    "Distinct URLs of the shared corpus (web and file sets; or its vendored sample), each once, in a fixed shuffled order; `limit` samples"
+    urls = list(dict.fromkeys(corpus_lines(WEB + FILES)))
     random.Random(seed).shuffle(urls)
     return urls[:limit] if limit else urls
 

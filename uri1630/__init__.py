@@ -1,4 +1,3 @@
-__version__ = "0.1.0"
 """uri1630: RFC 1630 (Universal Resource Identifiers in WWW) as a literate, executable edition.
 
 The only hand-maintained module: it re-exports the public API (each module's `__all__`) of the modules
@@ -6,6 +5,8 @@ exported from the notebooks in nbs/. Nothing is imported until it is first used 
 grammar, no regex and no socket): `uri1630.parse_url` imports `uri1630.schemes` on first access. The command
 line lives in `uri1630.cli`, the widgets in `uri1630.widgets`. The scheme modules moved to `uri1630.schemes.<name>`;
 their old names (`uri1630.scheme_http`, ...) still import, with a `DeprecationWarning`, for one release."""
+# `__version__` is (re)written in place by nbdev_export from settings.ini (put_version_in_init)
+__version__ = "0.2.0"
 import sys as _sys
 
 # module (relative to this package) -> the names of its `__all__`, in the order the star-imports used to run

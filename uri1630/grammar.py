@@ -13,7 +13,7 @@ __all__ = ['ALPHA', 'DIGIT', 'SAFE', 'EXTRA', 'RESERVED', 'HEX', 'NATIONAL', 'PU
 import re, sys
 from importlib import import_module
 from types import MappingProxyType
-from typing import Callable
+from typing import Any, Callable, Iterable, NoReturn, Optional
 from .errors import URIError, URISyntaxError, _need_str
 
 # %% ../nbs/23_bnf_generic.ipynb #c50648fe
@@ -49,22 +49,22 @@ CLASSES = MappingProxyType({name: frozenset(chars) for name, chars in dict(
     rfc1738_unsafe=RFC1738_UNSAFE, rfc1738_unreserved=RFC1738_UNRESERVED).items()})
 
 # %% ../nbs/23_bnf_generic.ipynb #f4e1c6ed
-def _cls(chars:str) -> str:
+def _cls(chars:Iterable[str]) -> str:
     "A regex character class matching exactly the characters of `chars`"
     return '[' + ''.join(re.escape(c) for c in sorted(set(chars))) + ']'
 
 _P = '+' if sys.version_info >= (3, 11) else ''   # possessive `*+` where the engine has it: a run is never given back
 
-def _many(chars:str, esc:str=None) -> str:
+def _many(chars:str, esc:Optional[str]=None) -> str:
     "`(?:[chars]|esc)*` written as the unrolled loop `[chars]*(?:esc[chars]*)*`: the same language, matched run by run"
     k = _cls(chars)
     return f"{k}*{_P}" if esc is None else f"{k}*{_P}(?:{esc}{k}*{_P})*{_P}"
 
-def _some(chars:str, esc:str=None) -> str:
+def _some(chars:str, esc:Optional[str]=None) -> str:
     "`(?:[chars]|esc)+`: one unit, then `_many`"
     return f"(?:{_cls(chars)}|{esc}){_many(chars, esc)}" if esc else f"{_cls(chars)}+"
 
-def _offender(allowed:frozenset, future:bool=False) -> re.Pattern:
+def _offender(allowed:frozenset[str], future:bool=False) -> re.Pattern[str]:
     "For the scanner: finds the first character outside `allowed` that does not start an escape, or a malformed `%`"
     return re.compile(f"[^{_cls(allowed)[1:-1]}%]" + ("" if future else f"|%(?!{_cls(HEX)}{{2}})"))
 
@@ -93,7 +93,7 @@ class GenericGrammar:
         self.x_offender, self.path_offender, self.search_offender = (   # for the scanner: see `_offender`
             _offender(c, future_escapes) for c in (self.xchars, self.path_chars, self.search_chars))
         # a future-extension `%` may be followed by anything; `% hex hex` is then `%` and two alphanumerics: `%` joins the class
-        pc, xc, esc = ''.join(self.pchars), ''.join(self.xchars), ESCAPE_RE
+        pc, xc, esc = ''.join(self.pchars), ''.join(self.xchars), ESCAPE_RE   # type: str, str, Optional[str]
         if future_escapes: pc, xc, esc = pc + '%', xc + '%', None
         p = f"(?:{_cls(pc)}|{esc})" if esc else _cls(pc)                  # xpalpha
         seg = _some(pc, esc) if long_segments else f"{p}{{1,2}}"          # xpalphas
@@ -104,11 +104,11 @@ class GenericGrammar:
         ialpha = f"{_cls(ALPHA)}{_many(xc, esc)}"
         self.absolute_re = re.compile(f"{ialpha}:{tail}")
         self.partial_re = re.compile(f"(?:{ialpha}:)?{tail}")
-    def __repr__(self): return f"GenericGrammar({self.name!r})"
-    def _key(self): return (self.name, self.long_segments, self.void_segments, self.colon_in_path, self.void_fragment, self.future_escapes)
-    def __eq__(self, other): return self._key() == other._key() if isinstance(other, GenericGrammar) else NotImplemented
-    def __hash__(self): return hash(self._key())
-    def __reduce__(self): return (GenericGrammar, self._key())   # pickled as its options: the regexes are rebuilt
+    def __repr__(self) -> str: return f"GenericGrammar({self.name!r})"
+    def _key(self) -> tuple[Any, ...]: return (self.name, self.long_segments, self.void_segments, self.colon_in_path, self.void_fragment, self.future_escapes)
+    def __eq__(self, other:object) -> bool: return self._key() == other._key() if isinstance(other, GenericGrammar) else NotImplemented
+    def __hash__(self) -> int: return hash(self._key())
+    def __reduce__(self) -> tuple[Any, ...]: return (GenericGrammar, self._key())   # pickled as its options: the regexes are rebuilt
 
 # %% ../nbs/23_bnf_generic.ipynb #b816a4b4
 def describe_char(c:str) -> str:
@@ -125,34 +125,34 @@ def describe_char(c:str) -> str:
     return repr(c)
 
 # %% ../nbs/23_bnf_generic.ipynb #8e0214b3
-def _fail(text, i, rule, what):
+def _fail(text:str, i:int, rule:str, what:str) -> NoReturn:
     raise URISyntaxError(what, text, i, rule)
 
-def _check_escape(text, i, n, future=False):
+def _check_escape(text:str, i:int, n:int, future:bool=False) -> int:
     "Check that the `%` at `i` starts `% hex hex`; return its length (1 for a future-extension `%` when `future`)"
     if i+3 > n or text[i+1] not in HEX or text[i+2] not in HEX:
         if future: return 1
         _fail(text, i, 'escape', "'%' must be followed by two hexadecimal digits (Example 3)")
     return 3
 
-def _first_offender(text, i, end, offender) -> int:
+def _first_offender(text:str, i:int, end:int, offender:re.Pattern[str]) -> int:
     "Index of the first character of `text[i:end]` that `offender` (see `_offender`) finds, or -1"
     m = offender.search(text, i, end)   # `end` bounds the look-ahead too: `%4` before `?` is malformed
     return -1 if m is None else m.start()
 
-def _offend(text, j, rule, where="here"):
+def _offend(text:str, j:int, rule:str, where:str="here") -> NoReturn:
     "Raise for the offending character at `j`: a malformed escape, or a character not allowed `where`"
     if text[j] == '%': _fail(text, j, 'escape', "'%' must be followed by two hexadecimal digits (Example 3)")
     _fail(text, j, rule, f"{describe_char(text[j])} is not allowed {where}")
 
-def _scan_chars(text, i, end, offender, rule, where="here"):
+def _scan_chars(text:str, i:int, end:int, offender:re.Pattern[str], rule:str, where:str="here") -> int:
     "Scan `text[i:end]` for characters allowed or escapes; return `end` or raise at the first `offender`"
     j = _first_offender(text, i, end, offender)
     if j >= 0: _offend(text, j, rule, where)
     return end
 
 # %% ../nbs/23_bnf_generic.ipynb #92087dd1
-def _diagnose(g:GenericGrammar, text:str, partial:bool):
+def _diagnose(g:GenericGrammar, text:str, partial:bool) -> NoReturn:
     "Find the first position where `text` leaves grammar `g`, and raise `URISyntaxError` there"
     n = len(text)
     h = text.find('#'); uend = h if h >= 0 else n
@@ -211,18 +211,19 @@ def _diagnose_search(g, text, q, uend):
     if q + 1 == uend or text[uend - 1] == '+': _fail(text, uend, 'search', "a search cannot be void or end with '+': 'search  xalphas [ + search ]'")
 
 # %% ../nbs/23_bnf_generic.ipynb #6f63012a
-GRAMMARS: dict = {}
+GRAMMARS: dict[str, Callable[..., None]] = {}
 
 def register_grammar(name:str,         # the name `validate(..., grammar=name)` will use
-                     check:Callable):  # `check(text, partial)` returns None or raises `URISyntaxError`
+                     check:Callable[..., None], # `check(text, partial)` returns None or raises `URISyntaxError`
+                    ) -> None:
     "Add a grammar to the registry `validate` consults"
     GRAMMARS[name] = check
 
-def _generic_check(g):
+def _generic_check(g:GenericGrammar) -> Callable[..., None]:
     absolute, partial_ = g.absolute_re.fullmatch, g.partial_re.fullmatch
-    def check(text, partial=False):
+    def check(text:str, partial:bool=False) -> None:
         if (partial_ if partial else absolute)(text) is None: _diagnose(g, text, partial)
-    check.grammar = g
+    check.grammar = g   # type: ignore[attr-defined]
     return check
 
 GENERIC = GenericGrammar('generic')
