@@ -4,7 +4,7 @@ and write its markdown cells, visible code cells and their outputs as Markdown.
     python .ci/readme.py            # write README.md
     python .ci/readme.py --check    # exit 1 if README.md is not what the notebook gives
 """
-import os, sys
+import os, re, sys
 from pathlib import Path
 from execnb.nbio import read_nb
 from execnb.shell import CaptureShell
@@ -28,6 +28,17 @@ def _output_md(o):
     return ''
 
 
+_IMG = re.compile(r'!\[([^\]]*)\]\(([^)\s]+)\)')
+_LINK = re.compile(r'(?<!!)\[([^\]]*)\]\(([^)\s]+)\)')
+_ABS = re.compile(r'^[a-zA-Z][a-zA-Z0-9+.-]*:')
+
+
+def absolute_links_only(md):
+    "`md` with every relative link and image removed: README.md is also shown on the package index, where they break"
+    md = _IMG.sub(lambda m: m.group(0) if _ABS.match(m.group(2)) else f"*({m.group(1)}: `{m.group(2)}` in the source tree)*", md)
+    return _LINK.sub(lambda m: m.group(0) if _ABS.match(m.group(2)) else m.group(1), md)
+
+
 def build():
     nb = read_nb(ROOT / "nbs" / "index.ipynb")
     cwd = os.getcwd(); os.chdir(ROOT / "nbs")
@@ -41,7 +52,10 @@ def build():
         elif c.cell_type == 'code' and not _hidden(src):
             if not _hidden(src, ('#|echo:false',)): out.append("```python\n" + src + "\n```")   # echo: false: output only
             out += [m for m in (_output_md(o) for o in c.get('outputs', [])) if m]
-    return HEADER + "\n\n".join(out) + "\n"
+    text = absolute_links_only(HEADER + "\n\n".join(out) + "\n")
+    rel = [m.group(2) for m in _LINK.finditer(text) if not _ABS.match(m.group(2))]
+    assert not rel, f"relative links left in README.md: {rel}"
+    return text
 
 
 if __name__ == "__main__":

@@ -11,8 +11,8 @@ Rules the numbers obey (see nbs/34_performance.ipynb):
 - the contenders of one operation are interleaved in a shuffled order, run after run; the figure is the median;
 - a contender that raises on an item pays for the exception: that is its cost on that item;
 - time is this process's CPU time (`time.process_time_ns`), so other jobs on a shared machine count less.
-Peers that are not installed (`pip install -e ".[bench]"`) are skipped. The corpus is `/work/shared/corpus`
-(or `$URI1630_CORPUS`); without it a synthetic corpus is used.
+Peers that are not installed (`pip install -e ".[bench]"`) are skipped. The corpus is `$URI1630_CORPUS`, else
+`../shared/corpus` next to the project root, else the small vendored sample (tests/shared_corpus.py decides).
 """
 import argparse, gc, json, os, random, re, statistics, subprocess, sys, time, urllib.parse as up
 from pathlib import Path
@@ -20,17 +20,13 @@ from pathlib import Path
 import uri1630
 from uri1630 import parse, validate, canonical, URIError
 
-CORPUS = Path(os.environ.get('URI1630_CORPUS', '/work/shared/corpus'))
-WEB, FILES = ('kasztp.txt', 'userbait.txt'), ('node_files.txt', 'isaacs_files.txt')
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'tests'))
+from shared_corpus import WEB, FILES, corpus_lines   # where the corpus is: decided in one place
 
 # %% data sets
 def load_corpus(limit=None, seed=1630):
-    "Distinct URLs of the shared corpus (web and file sets), each once, in a fixed shuffled order; `limit` samples"
-    urls = []
-    for name in WEB + FILES:
-        p = CORPUS / name
-        if p.exists(): urls += [l.strip() for l in p.read_text(encoding='utf-8-sig').splitlines() if l.strip()]
-    urls = list(dict.fromkeys(urls)) or synthetic_urls(20000, 60, seed)
+    "Distinct URLs of the shared corpus (web and file sets; or its vendored sample), each once, in a fixed shuffled order; `limit` samples"
+    urls = list(dict.fromkeys(corpus_lines(WEB + FILES)))
     random.Random(seed).shuffle(urls)
     return urls[:limit] if limit else urls
 
@@ -157,6 +153,7 @@ def _clear_caches():
 def measure(cands, items, runs=5, seed=0):
     "Median ns per item of each contender over `runs` interleaved runs (shuffled order each run)"
     rnd, times = random.Random(seed), {name: [] for name, _, _ in cands}
+    for name, fn, arity in cands: (_loop1 if arity == 1 else _loop2)(fn, items[:1])   # first use: imports, lazy regexes
     for _ in range(runs):
         order = list(cands); rnd.shuffle(order)
         for name, fn, arity in order:
@@ -235,6 +232,18 @@ def memory():
     return dict(uri_tuple=statistics.mean(a for a, _ in ours), uri_deep=statistics.mean(b for _, b in ours),
                 splitresult_tuple=statistics.mean(a for a, _ in theirs), splitresult_deep=statistics.mean(b for _, b in theirs))
 
+# %% import time
+IMPORT_GOAL_MS = 15.0   # `import uri1630` (grammars, schemes and the retrieval stack load on first use)
+
+def import_time(runs=7):
+    "Milliseconds that `import uri1630` takes in a fresh interpreter (`python -X importtime`, cumulative; best of `runs`)"
+    best = None
+    for _ in range(runs):
+        p = subprocess.run([sys.executable, '-X', 'importtime', '-c', 'import uri1630'], capture_output=True, text=True)
+        us = [int(l.split('|')[1]) for l in p.stderr.splitlines() if l.rstrip().endswith('| uri1630')]
+        if us: best = us[-1] if best is None else min(best, us[-1])
+    return None if best is None else best / 1000
+
 # %% streaming CLI
 def cli_stream(quick=False, n=None):
     "Wall time and peak memory of `uri1630 canon -` over the corpus (and over half of it), if the CLI has `canon`"
@@ -254,7 +263,7 @@ def cli_stream(quick=False, n=None):
     return out
 
 # %% report
-def report(rows, scale_rows=None, mem=None, cli=None, file=sys.stdout):
+def report(rows, scale_rows=None, mem=None, cli=None, file=sys.stdout, imp=None):
     p = lambda *a: print(*a, file=file)
     for set_name in dict.fromkeys(r['set'] for r in rows):
         p(f"\n== {set_name}")
@@ -269,6 +278,8 @@ def report(rows, scale_rows=None, mem=None, cli=None, file=sys.stdout):
         status = 'n/a (not built yet)' if g['ratio'] is None else ('MET' if g['ok'] else 'MISSED')
         ratio = '' if g['ratio'] is None else f"{g['ratio']:.2f}x"
         p(f"  {g['op']:<10} {g['goal']:<45} {ratio:>7}  {status}")
+    if imp is not None:
+        p(f"  {'import':<10} {f'import uri1630 <= {IMPORT_GOAL_MS:g} ms (-X importtime)':<45} {imp:>5.1f}ms  {'MET' if imp <= IMPORT_GOAL_MS else 'MISSED'}")
     if scale_rows:
         p("\n== scaling: ns per URL (ns per character) against URL length")
         for op in dict.fromkeys(r['op'] for r in scale_rows):
@@ -291,8 +302,10 @@ def main(argv=None):
     rows = run_all(quick, a.ops, 200 if a.smoke else None, 1 if a.smoke else None)
     sc = None if a.no_scaling else scaling(quick, (64, 1024) if a.smoke else (64, 256, 1024, 4096, 16384), 20 if a.smoke else None)
     mem, cli = memory(), cli_stream(quick, 500 if a.smoke else None)
-    report(rows, sc, mem, cli)
-    if a.json: Path(a.json).write_text(json.dumps(dict(rows=rows, goals=goal_table(rows), scaling=sc, memory=mem, cli=cli), indent=1))
+    imp = import_time(3 if quick else 7)
+    report(rows, sc, mem, cli, imp=imp)
+    if a.json: Path(a.json).write_text(json.dumps(dict(rows=rows, goals=goal_table(rows), scaling=sc, memory=mem, cli=cli,
+                                                       import_ms=imp, import_goal_ms=IMPORT_GOAL_MS), indent=1))
     return 0
 
 if __name__ == '__main__': sys.exit(main())

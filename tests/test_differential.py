@@ -7,6 +7,8 @@
 2. `validate(x, "rfc1738")` against `rfc1738_http`, a recogniser for RFC 1738 §5 `httpurl` written here from the BNF
    (independently of uri1630.url_grammar), on generated and mutated http URLs.
 3. `validate(x, "rfc1738")` against the `rfc3986` package's validator, only on the subset where both must accept.
+4. `resolve` against `urljoin` from contexts with a site and no path (`http://a` + `g` is `http://a/g`).
+The peers' own test tables are in tests/test_peers.py.
 
 Run `python tests/test_differential.py` for the agreement counts on a large sample.
 """
@@ -191,3 +193,25 @@ def main(n=5000):
 if __name__ == "__main__":
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 5000)
+
+
+# ---- issue #13: contexts with a site and no path (RFC 1738 §3.1: the "/" before the url-path is not part of it) ----
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(["http://a", "http://a:8080", "http://u@a", "ftp://a", "gopher://a:70"]),
+       st.sampled_from(["", "#f", "?q"]), st.lists(SEG, min_size=1, max_size=3),
+       st.sampled_from(["rel", "dot", "abs-path", "net-path"]), st.sampled_from(["", "/", "?y", "#s"]))
+@example("http://a", "", ["moo"], "rel", "")
+def test_pathless_context_agrees_with_urljoin(ctx, ctail, segs, kind, tail):
+    "A path-less context keeps its site: resolve agrees with urljoin (RFC 3986) on every path form"
+    path = "/".join(segs)
+    ref = {"rel": path, "dot": "./" + path, "abs-path": "/" + path, "net-path": "//h2/" + path}[kind] + tail
+    base = ctx + ctail
+    ours, theirs = resolve(base, ref), urljoin(base, ref)
+    if ctx.startswith(("http:", "ftp:")): assert ours == theirs, (base, ref, ours, theirs)   # urllib resolves these schemes
+    assert resolve(base, relative(base, ours)) == ours
+    assert kind == "net-path" or ours.startswith(ctx + "/")
+
+
+def test_pathless_context_search_alone():
+    "A search alone against a path-less context: RFC 1738 §3.3 needs the '/' before a search; urljoin omits it"
+    assert resolve("http://a", "?y") == "http://a/?y" and urljoin("http://a", "?y") == "http://a?y"

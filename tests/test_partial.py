@@ -5,7 +5,7 @@ from hypothesis import given, strategies as st, settings, example
 from uri1630 import URIError
 from uri1630.partial import resolve, resolve_steps, relative, slash_runs, _remove_dots, PARTIAL_EXAMPLES, PARTIAL_CONTEXTS
 from strategies import any_text
-from strategies_partial import contexts, targets, partials, readings
+from strategies_partial import contexts, targets, partials, readings, PUNIT, bad_scheme
 
 MANY = settings(max_examples=3000)    # "thousands of cases" for the round trip and the shortness
 SOME = settings(max_examples=1000)
@@ -139,3 +139,50 @@ def test_cut_table_matches_the_rule(c, n, reading):
     from uri1630.partial import _cuts, _slash_cut
     start, h = c.find(":") + 1, _hier_end(c)
     assert _cuts(c[:h], start, reading).get(n) == _slash_cut(c[:h], start, n, reading)
+
+
+# ---- issue #13: contexts with a site and no path (RFC 1738 §3.1, §3.3), in both readings ----
+from strategies_partial import SEARCH, FRAGMENT, ELEMENT, _join
+
+SITES = st.sampled_from(["example.org", "h", "h:8080", "u@h", "u:p@h:21", "H.Example.ORG", ""])
+PATHLESS = st.builds(_join, st.sampled_from(["http", "ftp", "gopher", "magic"]), SITES, st.none(), SEARCH, FRAGMENT)
+SAME_SITE = st.builds(_join, st.sampled_from(["http", "ftp", "gopher", "magic"]), SITES,
+                      st.one_of(st.none(), st.lists(ELEMENT, max_size=4)), SEARCH, FRAGMENT)
+
+
+@SOME
+@given(PATHLESS, st.one_of(SAME_SITE, targets), readings)
+@example("http://example.org", "http://example.org/moo", "examples")
+@example("http://example.org", "http://example.org/", "literal")
+@example("http://h?q", "http://h/?q", "examples")
+def test_pathless_context_round_trip(c, t, reading):
+    """resolve(c, relative(c, t)) == t for contexts `scheme://site` with no path; the partial never reads as a path into the site."""
+    p = relative(c, t, reading)
+    assert resolve(c, p, reading) == t
+    assert len(p) <= len(t) + 1        # `/` for the root may be one longer than the void partial of a path-less target
+    site = c.split("//", 1)[1].split("?")[0].split("#")[0]
+    if site and p != t: assert not p.startswith(site + "/")
+
+
+@settings(max_examples=400)
+@given(PATHLESS, partials, readings)
+def test_pathless_context_keeps_site(c, p, reading):
+    """A partial that is not absolute and does not start with `//` never loses the context's site."""
+    try: r = resolve(c, p, reading)
+    except URIError: return                       # e.g. a void scheme `:x`
+    if p.startswith("//") or (":" in p.split("/")[0].split("?")[0].split("#")[0]): return
+    site = c.split("?")[0].split("#")[0]
+    if site.endswith("://"): return               # a void site is no site (nbs/07): nothing is written out
+    assert r.startswith(site), (c, p, r)
+    if r != site and not r.startswith(site + "#") and not r.startswith(site + "?"):
+        assert r[len(site)] == "/", (c, p, r)
+
+
+@settings(max_examples=300)
+@given(contexts, st.sampled_from(["", "_", "1", "%2F", "+x"]), st.builds("".join, st.lists(PUNIT, max_size=6)))
+def test_void_scheme(c, head, rest):
+    """`:...` or `_:...` (a colon before any slash, no letter first) is a syntax error at 0, rule 'scheme'; never returned as absolute."""
+    p = head + ":" + rest
+    assert bad_scheme(p)
+    with pytest.raises(URIError) as e: resolve(c, p)
+    assert (e.value.position, e.value.rule) == (0, "scheme")

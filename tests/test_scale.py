@@ -8,17 +8,12 @@ dask = pytest.importorskip("dask")
 pytest.importorskip("distributed")
 from uri1630.scale import from_lines, map_bag, map_partition, local_cluster, Failure, apply
 
-CORPUS = Path(os.environ.get('URI1630_CORPUS', '/work/shared/corpus'))
+from shared_corpus import corpus_lines
 
 
 def _sample(n=1200, seed=35):
-    "URLs from the corpus (web and file), a fixed random sample; a synthetic list without it"
-    urls = []
-    for name in ('kasztp.txt', 'userbait.txt', 'node_files.txt', 'isaacs_files.txt'):
-        p = CORPUS / name
-        if p.exists(): urls += [l.strip() for l in p.read_text(encoding='utf-8-sig').splitlines() if l.strip()]
-    if not urls:
-        urls = [f"http://h{i}.example/a/b{i}/c%2F{i}?q={i}#f" for i in range(n)] + [f"file:///tmp/x{i}.txt" for i in range(n // 4)]
+    "URLs from the corpus (web and file) or its vendored sample, a fixed random sample"
+    urls = corpus_lines()   # the shared corpus, or the vendored sample (tests/shared_corpus.py)
     urls = sorted(set(urls))
     random.Random(seed).shuffle(urls)
     return urls[:n] + ["http://h/50%", "HTTP://H/a b", "ftp://u:p@h:21/d;type=x", ""]   # and some that fail

@@ -9,7 +9,7 @@ __all__ = ['ALNUM', 'ESCAPE_SAFE', 'LEVELS', 'escape', 'unescape', 'reserved_set
 # %% ../nbs/06_encoding.ipynb #f35d11b1
 import re
 from types import MappingProxyType
-from typing import NamedTuple, Optional, Union, Iterable
+from typing import Any, NamedTuple, NoReturn, Optional, Union, Iterable
 from .errors import URIError, URISyntaxError, URIEncodingError, _need_str
 from functools import lru_cache
 from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, describe_char, _cls
@@ -21,7 +21,7 @@ ESCAPE_SAFE = SAFE + "\"'(),"   # safe + extra, less the reserved "*" and "!"
 _HEXU = "0123456789ABCDEF"
 _PCT = tuple(f"%{_HEXU[b >> 4]}{_HEXU[b & 15]}" for b in range(256))   # byte -> "%XX"
 
-def _encode_char(c, encoding, text, pos):
+def _encode_char(c:str, encoding:str, text:str, pos:int) -> str:
     "The escapes for character `c` (at `pos` in `text`) under `encoding`"
     try: return ''.join(_PCT[b] for b in c.encode(encoding))
     except UnicodeError:   # UnicodeEncodeError, or the plain UnicodeError of codecs such as idna
@@ -42,7 +42,7 @@ def escape(text:str,                # the local name (any text) to encode
 # %% ../nbs/06_encoding.ipynb #c2fa9e34
 _ESC_RE = re.compile('%([0-9A-Fa-f]{2})?')
 
-def _bad_escape(text, pos):
+def _bad_escape(text:str, pos:int) -> NoReturn:
     raise URISyntaxError("'%' must be followed by two hexadecimal digits; a percent sign intended as such is written %25 (Example 3)",
                          text, pos, 'escape')
 
@@ -53,7 +53,7 @@ def unescape(text:str,               # text holding `%XX` escapes
     "Decode every `%XX` in `text`; a `%` not followed by two hex digits raises `URISyntaxError` (unless `future_escapes`)"
     _need_str(text)
     if '%' not in text: return text
-    out, pos, octets, start = [], 0, bytearray(), 0
+    out: list[str]; out, pos, octets, start = [], 0, bytearray(), 0
     for m in _ESC_RE.finditer(text):
         if m.group(1) is None:
             if future_escapes: continue       # left in place: copied with the text that follows
@@ -66,7 +66,7 @@ def unescape(text:str,               # text holding `%XX` escapes
     out.append(text[pos:])
     return ''.join(out)
 
-def _decode_octets(octets, encoding, text, start):
+def _decode_octets(octets:bytearray, encoding:str, text:str, start:int) -> str:
     try: return octets.decode(encoding)
     except UnicodeError as e:   # UnicodeDecodeError, or the plain UnicodeError of codecs such as punycode
         raise URIEncodingError(f"the escaped octets are not valid {encoding}: {getattr(e, 'reason', e)}", text,
@@ -78,7 +78,7 @@ _RESERVED_COMMON = {'rfc1630': frozenset("%/#?=;:*!"), 'rfc1738': frozenset(RFC1
 
 def reserved_set(part:str,                # "path", "search", "fragment" or "login" (the `//user:password@host:port` segment)
                  reserved:str="rfc1630",  # whose reserved characters: "rfc1630" or "rfc1738"
-                ) -> frozenset:
+                ) -> frozenset[str]:
     "The characters that keep their encoded or unencoded state in `part`"
     try: return _RESERVED_SETS[reserved][part]
     except KeyError:
@@ -92,7 +92,7 @@ _RESERVED_SETS = {r: {'path': base, 'search': base | {'+'}, 'fragment': base | {
 class Level(NamedTuple):
     "An encoding level: the characters written unencoded (reserved characters aside)"
     name: str                    # the level's name
-    literal: frozenset           # characters left (or made) unencoded at this level
+    literal: frozenset[str]      # characters left (or made) unencoded at this level
     description: str = ''        # what the level is for
     beyond_latin1: bool = False  # also leave printable characters beyond Latin-1 unencoded (with encoding="utf-8")
 
@@ -115,7 +115,7 @@ LEVELS = MappingProxyType({l.name: l for l in [
 ]})
 
 # %% ../nbs/06_encoding.ipynb #f457815a
-def as_level(level:Union[str, Level, frozenset, set], # a name in `LEVELS`, a `Level`, or a set of characters
+def as_level(level:Union[str, Level, frozenset[str], set[str]], # a name in `LEVELS`, a `Level`, or a set of characters
             ) -> Level:
     "The `Level` that `level` names or describes"
     if isinstance(level, Level): return level
@@ -128,7 +128,7 @@ def as_level(level:Union[str, Level, frozenset, set], # a name in `LEVELS`, a `L
 # %% ../nbs/06_encoding.ipynb #c5b20bbf
 _DOTSEG = frozenset({'.', '..'})
 
-def _convert(s:str, off:int, level:Level, R:frozenset, encoding:str, text:str, trace:Optional[list]=None) -> str:
+def _convert(s:str, off:int, level:Level, R:frozenset[str], encoding:str, text:str, trace:Optional[list[tuple[str, str, int, str]]]=None) -> str:
     "Bring part `s` (at offset `off` in `text`) to `level`, keeping characters in `R` as written"
     utf8 = encoding.replace('_', '-').lower() in ('utf-8', 'utf8')
     if trace is None:                                        # fast paths, same results (see "Faster, same results")
@@ -137,33 +137,39 @@ def _convert(s:str, off:int, level:Level, R:frozenset, encoding:str, text:str, t
         if not utf8: return _convert_fast(s, off, m, level, encoding, text)
     out, i, n, allows = [], 0, len(s), level.allows
     while i < n:
-        c = s[i]
-        if c == '%':
-            if i + 2 >= n or s[i+1] not in HEX or s[i+2] not in HEX: _bad_escape(text, off + i)
-            b, k = int(s[i+1:i+3], 16), 3
-            if utf8 and b >= 0x80:                           # gather one UTF-8 sequence of escapes
-                need = 2 if 0xc0 <= b < 0xe0 else 3 if 0xe0 <= b < 0xf0 else 4 if 0xf0 <= b < 0xf8 else 1
-                raw = s[i:i+3*need]
-                try: d = unescape(raw, 'utf-8') if len(raw) == 3*need and need > 1 else None
-                except URIError: d = None
-                if d is not None and len(d) == 1: k = 3*need
-                else: d = chr(b) if b < 0x80 else None
-            else: d = chr(b) if not utf8 or b < 0x80 else None
-            esc = s[i:i+k].upper()
-            if d is not None and d != '%' and d not in R and allows(d): o, why = d, 'decoded: allowed unencoded at this level'
-            elif d is not None and d in R: o, why = esc, 'kept encoded: reserved, it would change meaning if decoded'
-            else: o, why = esc, 'kept encoded: not allowed unencoded at this level'
-        else:
-            k = 1
-            if c in R: o, why = c, 'kept: reserved character in its reserved role'
-            elif allows(c): o, why = c, 'kept: allowed at this level'
-            else: o, why = _encode_char(c, encoding, text, off + i), 'encoded: not allowed unencoded at this level'
+        k, o, why = (_escape_unit(s, i, off, utf8, R, allows, text) if s[i] == '%' else
+                     _char_unit(s[i], off + i, R, allows, encoding, text))
         out.append(o)
         if trace is not None: trace.append((s[i:i+k], o, off + i, why))
         i += k
     return ''.join(out)
 
-def _convert_path(path, off, level, R, encoding, text, trace=None):
+def _escape_unit(s:str, i:int, off:int, utf8:bool, R:frozenset, allows, text:str) -> tuple:
+    "The escape at `s[i]` (with `utf8`, the whole UTF-8 sequence of escapes it starts): (its length, what it becomes, why)"
+    if i + 2 >= len(s) or s[i+1] not in HEX or s[i+2] not in HEX: _bad_escape(text, off + i)
+    b, k = int(s[i+1:i+3], 16), 3
+    if utf8 and b >= 0x80: d, k = _utf8_escapes(s, i, b)     # gather one UTF-8 sequence of escapes
+    else: d = chr(b) if not utf8 or b < 0x80 else None
+    esc = s[i:i+k].upper()
+    if d is not None and d != '%' and d not in R and allows(d): return k, d, 'decoded: allowed unencoded at this level'
+    if d is not None and d in R: return k, esc, 'kept encoded: reserved, it would change meaning if decoded'
+    return k, esc, 'kept encoded: not allowed unencoded at this level'
+
+def _utf8_escapes(s:str, i:int, b:int) -> tuple:
+    "(the character, the length) of the UTF-8 sequence of escapes at `s[i]` that starts with byte `b` >= 0x80; (None, 3) if it is none"
+    need = 2 if 0xc0 <= b < 0xe0 else 3 if 0xe0 <= b < 0xf0 else 4 if 0xf0 <= b < 0xf8 else 1
+    raw = s[i:i+3*need]
+    try: d = unescape(raw, 'utf-8') if len(raw) == 3*need and need > 1 else None
+    except URIError: d = None
+    return (d, 3*need) if d is not None and len(d) == 1 else (None, 3)
+
+def _char_unit(c:str, pos:int, R:frozenset, allows, encoding:str, text:str) -> tuple:
+    "The character `c` (at `pos` in `text`): (1, what it becomes, why)"
+    if c in R: return 1, c, 'kept: reserved character in its reserved role'
+    if allows(c): return 1, c, 'kept: allowed at this level'
+    return 1, _encode_char(c, encoding, text, pos), 'encoded: not allowed unencoded at this level'
+
+def _convert_path(path:str, off:int, level:Level, R:frozenset[str], encoding:str, text:str, trace:Optional[list[tuple[str, str, int, str]]]=None) -> str:
     "Bring a path to `level`: segment by segment, the login segment with its own reserved set, dot segments kept"
     login = path.startswith('//')
     if trace is None and _machine(level, R).plain_path(login) and '%2e' not in path and '%2E' not in path \
@@ -173,28 +179,33 @@ def _convert_path(path, off, level, R, encoding, text, trace=None):
     login = len(segs) > 2 and segs[0] == '' and segs[1] == ''      # "//login/..." : segs[2] is the login
     for j, seg in enumerate(segs):
         if j and trace is not None: trace.append(('/', '/', pos - 1, 'kept: reserved character in its reserved role'))
-        if seg in _DOTSEG or ('%' in seg and seg.replace('%2E', '.').replace('%2e', '.') in _DOTSEG):
-            o = seg if '%' not in seg else '%2E' * len(seg.replace('%2E', '.').replace('%2e', '.'))
-            if trace is not None: trace.append((seg, o, pos, 'kept: a "." or ".." path element is reserved' if o == seg else
-                                                'encoded: an encoded dot segment is data, not "." or ".."'))
-        else: o = _convert(seg, pos, level, R | {'@'} if login and j == 2 else R, encoding, text, trace)
-        out.append(o); pos += len(seg) + 1
+        out.append(_convert_segment(seg, pos, level, R | {'@'} if login and j == 2 else R, encoding, text, trace))
+        pos += len(seg) + 1
     return '/'.join(out)
+
+def _convert_segment(seg, pos, level, R, encoding, text, trace):
+    "One path segment: a dot segment kept as it is (an encoded one stays encoded: it is data), any other brought to `level`"
+    if seg in _DOTSEG or ('%' in seg and seg.replace('%2E', '.').replace('%2e', '.') in _DOTSEG):
+        o = seg if '%' not in seg else '%2E' * len(seg.replace('%2E', '.').replace('%2e', '.'))
+        if trace is not None: trace.append((seg, o, pos, 'kept: a "." or ".." path element is reserved' if o == seg else
+                                            'encoded: an encoded dot segment is data, not "." or ".."'))
+        return o
+    return _convert(seg, pos, level, R, encoding, text, trace)
 
 # %% ../nbs/06_encoding.ipynb #b69696a5
 class _Machine(NamedTuple):
     "Compiled shortcuts for one level and reserved set: see `_machine`"
-    odd: re.Pattern        # finds a character that is not kept as written (`%` included)
-    unit: re.Pattern       # captures an escape, or one character that is not kept
-    escapes: dict          # "%xx" in any case -> what it becomes (single-byte encodings)
-    keep: frozenset        # the Latin-1 characters kept as written
+    odd: re.Pattern[str]   # finds a character that is not kept as written (`%` included)
+    unit: re.Pattern[str]  # captures an escape, or one character that is not kept
+    escapes: dict[str, str] # "%xx" in any case -> what it becomes (single-byte encodings)
+    keep: frozenset[str]   # the Latin-1 characters kept as written
 
     def plain_path(self, login:bool) -> bool:
         "`True` if unescaped dot segments and (with a login) '@' are kept as written, so only escapes could need the segment rules"
         return '.' in self.keep and (not login or '@' in self.keep)
 
 @lru_cache(maxsize=64)
-def _machine(level:Level, R:frozenset) -> _Machine:
+def _machine(level:Level, R:frozenset[str]) -> _Machine:
     "The shortcuts for `level` and reserved set `R`, built once"
     keep = frozenset(c for c in map(chr, range(256)) if c != '%' and (c in R or level.allows(c)))
     not_kept = f"[^{_cls(keep)[1:-1]}]" if keep else "(?s:.)"
@@ -206,9 +217,9 @@ def _machine(level:Level, R:frozenset) -> _Machine:
             for y in {hx[1], hx[1].upper()}: escapes['%' + x + y] = out
     return _Machine(re.compile(not_kept), re.compile(f"(%{_cls(HEX)}{{2}}|{not_kept})"), escapes, keep)
 
-def _convert_fast(s, off, m, level, encoding, text):
+def _convert_fast(s:str, off:int, m:_Machine, level:Level, encoding:str, text:str) -> str:
     "`_convert` for a single-byte `encoding`: split `s` at the units that change, and look each up in the table"
-    pieces, pos, done = m.unit.split(s), off, {}   # even indices: runs kept as they are; odd: one unit that may change
+    done: dict[str, str]; pieces, pos, done = m.unit.split(s), off, {}   # even indices: runs kept as they are; odd: one unit that may change
     for k in range(1, len(pieces), 2):
         t = pieces[k]; pos += len(pieces[k-1])       # `pos`: index of unit `t` in `text` (linear: no re-scan per unit)
         o = m.escapes.get(t) or done.get(t)
@@ -219,13 +230,13 @@ def _convert_fast(s, off, m, level, encoding, text):
     return ''.join(pieces)
 
 # %% ../nbs/06_encoding.ipynb #3165e340
-def _uri_text(uri, name='uri'):
+def _uri_text(uri:Union[str, URI], name:str='uri') -> str:
     "The text of `uri`, a `str` or a `URI`; `TypeError` for anything else (bytes are not silently `str()`-ed)"
     if isinstance(uri, str): return uri
     if isinstance(uri, URI): return str(uri)
     raise TypeError(f"{name} must be str or URI, not {type(uri).__name__}")
 
-def _to_level(text, L, encoding, reserved, trace=None):
+def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]=None) -> str:
     "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
     if trace is None and _plain(L, reserved).fullmatch(text): return text   # shortcut: no part has anything to change
     u = parse(text)
@@ -244,13 +255,13 @@ def _to_level(text, L, encoding, reserved, trace=None):
     return ''.join(parts)
 
 @lru_cache(maxsize=64)
-def _plain(L, reserved):
+def _plain(L:Level, reserved:str) -> re.Pattern[str]:
     "A regex for text that is at level `L` in every part already: characters kept in all parts, no escape"
     keep = frozenset.intersection(*(_machine(L, reserved_set(part, reserved)).keep for part in ('path', 'search', 'fragment', 'login')))
     return re.compile(f"{_cls(keep)}*" if '.' in keep and '@' in keep else "(?!)")   # else the path rules may matter
 
 def to_level(uri:Union[str, URI],               # the URI or partial form (text or parsed); unsafe characters are allowed
-             level:Union[str, Level, frozenset]="canonical", # a name in `LEVELS`, a `Level`, or a set of characters
+             level:Union[str, Level, frozenset[str]]="canonical", # a name in `LEVELS`, a `Level`, or a set of characters
              encoding:str="latin-1",            # how characters become octets and back
              reserved:str="rfc1630",            # whose reserved set stays untouched: "rfc1630" or "rfc1738"
             ) -> str:
@@ -294,39 +305,62 @@ def char_class(unit:str) -> str:
     if c in "%/#?=;: " or (c == '.' and unit in _DOTSEG): return 'reserved'
     return 'unsafe'
 
-def explain_level(uri:Union[str, URI], level:Union[str, Level, frozenset]="canonical",
-                  encoding:str="latin-1", reserved:str="rfc1630") -> tuple:
+def explain_level(uri:Union[str, URI], level:Union[str, Level, frozenset[str]]="canonical",
+                  encoding:str="latin-1", reserved:str="rfc1630") -> tuple[Change, ...]:
     "The `Change` of every unit of `uri` when it is brought to `level` (same arguments as `to_level`)"
-    text, trace = _uri_text(uri), []
+    trace: list[tuple[str, str, int, str]]; text, trace = _uri_text(uri), []
     _to_level(text, as_level(level), encoding, reserved, trace)
     return tuple(Change(src, out, pos, char_class(src), why) for src, out, pos, why in trace)
 
 # %% ../nbs/06_encoding.ipynb #012c9e4c
-def _comparable(uri, encoding, reserved):
+def _comparable(uri:Union[str, URI], encoding:str, reserved:str, scheme_aware:bool=False) -> str:
     "Canonical form, with a void fragment-id dropped: 'with or without the hash sign' it means the whole object"
     s = canonical(uri, encoding, reserved)
-    return s[:-1] if s.endswith('#') and s.find('#') == len(s) - 1 else s
+    s = s[:-1] if s.endswith('#') and s.find('#') == len(s) - 1 else s
+    return _site_form(s)[0] if scheme_aware else s
+
+# RFC 1738 §3.2-3.11: "If :<port> is omitted, the port defaults to N" (the same table as `DEFAULT_PORTS` in uri1630.schemes)
+_PORTS = {"ftp": 21, "http": 80, "gopher": 70, "nntp": 119, "telnet": 23, "wais": 210, "prospero": 1525}
+
+def _site_form(s):
+    "`(text, changes)`: canonical `s` with RFC 1738's site rules applied (host in lower case, default port dropped, http's omitted '/')"
+    c = s.find(':')
+    if c <= 0 or not s.startswith('//', c + 1): return s, ()
+    scheme, i = s[:c], c + 3
+    e = min([k for k in (s.find('/', i), s.find('?', i), s.find('#', i)) if k >= 0], default=len(s))
+    at = s.rfind('@', i, e) + 1 or i
+    p = s.rfind(':', at, e)
+    host, port = (s[at:p], s[p+1:e]) if p >= 0 else (s[at:e], None)
+    changes, out = [], s[:at] + host.lower()
+    if host != host.lower(): changes.append('host-case')
+    if port is not None:
+        if port.isdigit() and port.isascii() and int(port) == _PORTS.get(scheme): changes.append('default-port')
+        else: out += ':' + port
+    rest = s[e:]
+    if scheme == 'http' and rest[:1] in ('', '#'): rest, _ = '/' + rest, changes.append('void-path')
+    return out + rest, tuple(changes)
 
 def equivalent(a:Union[str, URI],       # one URI or partial form
                b:Union[str, URI],       # the other
                encoding:str="latin-1",  # how characters become octets and back
                reserved:str="rfc1630",  # whose reserved set is never decoded
+               scheme_aware:bool=True,  # apply RFC 1738's site rules: host case, default ports, http's omitted "/"
               ) -> bool:
-    "`True` if `a` and `b` are the same URI once brought to the same encoding level"
-    return _comparable(a, encoding, reserved) == _comparable(b, encoding, reserved)
+    "`True` if `a` and `b` are the same URI once brought to the same encoding level (and, `scheme_aware`, the same site)"
+    return _comparable(a, encoding, reserved, scheme_aware) == _comparable(b, encoding, reserved, scheme_aware)
 
 # %% ../nbs/06_encoding.ipynb #723b59d1
 class Reason(NamedTuple):
     "Why two URIs differ in one part"
     part: str       # "scheme", "path", "search" or "fragment"
-    kind: str       # "case", "encoding", "void-fragment", "reserved", "absent" or "different"
+    kind: str       # "case", "encoding", "void-fragment", "host-case", "default-port", "void-path", "reserved", "absent" or "different"
     detail: str     # a sentence for people
 
 class Comparison(NamedTuple):
     "The result of `compare`: whether two URIs are equivalent, and the reasons they differ"
     equivalent: bool
-    reasons: tuple
-    def __bool__(self): return self.equivalent
+    reasons: tuple[Reason, ...]
+    def __bool__(self) -> bool: return self.equivalent
 
 _WHY_RESERVED = {
     '/': "an encoded slash does not have hierarchical significance (Example 2)",
@@ -341,10 +375,10 @@ _WHY_RESERVED = {
 # %% ../nbs/06_encoding.ipynb #270dc0e8
 _TOK = re.compile('%[0-9A-Fa-f]{2}|.', re.S)
 
-def _tokens(s): return _TOK.findall(s)
-def _tokval(t): return chr(int(t[1:], 16)) if len(t) == 3 and t[0] == '%' else t
+def _tokens(s:str) -> list[str]: return _TOK.findall(s)
+def _tokval(t:str) -> str: return chr(int(t[1:], 16)) if len(t) == 3 and t[0] == '%' else t
 
-def _first_diff(x, y):
+def _first_diff(x:str, y:str) -> tuple[str, str, int]:
     "The first pair of differing tokens of `x` and `y`, with the index in `x`"
     tx, ty, i = _tokens(x), _tokens(y), 0
     for a, b in zip(tx, ty):
@@ -352,7 +386,7 @@ def _first_diff(x, y):
         i += len(a)
     return (tx[len(ty)] if len(tx) > len(ty) else ''), (ty[len(tx)] if len(ty) > len(tx) else ''), i
 
-def _part_reason(part, ra, rb, ca, cb):
+def _part_reason(part:str, ra:Optional[str], rb:Optional[str], ca:Optional[str], cb:Optional[str]) -> Optional[Reason]:
     "Why raw parts `ra`, `rb` (canonical `ca`, `cb`) differ, or None"
     if ra == rb: return None
     if ra is None or rb is None:
@@ -363,20 +397,36 @@ def _part_reason(part, ra, rb, ca, cb):
         a, b, i = _first_diff(ra, rb)
         if part == 'scheme': return Reason(part, 'case', f"scheme names differ only in case ({ra!r} vs {rb!r}); RFC 1738: case-insensitive")
         return Reason(part, 'encoding', f"differs only in encoding: {a!r} vs {b!r} at offset {i} of the {part} encode the same character")
-    a, b, i = _first_diff(ca, cb)
+    a, b, i = _first_diff(ca or '', cb or '')   # both present here: ra and rb are
     if a and b and _tokval(a) == _tokval(b):
         c = _tokval(a)
         return Reason(part, 'reserved', f"{(a if len(a) == 3 else b)} is not {c}: {_WHY_RESERVED.get(c, f'{c!r} is reserved and means something else when encoded')}")
     return Reason(part, 'different', f"the {part}s differ at offset {i} (canonical form): {a or 'end'!r} vs {b or 'end'!r}")
 
 # %% ../nbs/06_encoding.ipynb #c4c42e10
+_SITE_WHY = {
+    'host-case': "host names are domain names, and domain names are case-insensitive (RFC 1738 §3.1, RFC 1034)",
+    'default-port': "the port written is the scheme's default port (RFC 1738: \"If :<port> is omitted, the port defaults to N\")",
+    'void-path': "an http URL with neither path nor search may omit the \"/\" (RFC 1738 §3.3)",
+}
+_EQUAL_KINDS = ('case', 'encoding', 'void-fragment', 'host-case', 'default-port', 'void-path')
+
 def compare(a:Union[str, URI],       # one URI or partial form
             b:Union[str, URI],       # the other
             encoding:str="latin-1",  # how characters become octets and back
             reserved:str="rfc1630",  # whose reserved set is never decoded
+            scheme_aware:bool=True,  # as for `equivalent`: RFC 1738's site rules, each a reason of its own
            ) -> Comparison:
     "Compare `a` and `b` at the same encoding level, part by part, with a reason for every difference"
     ra, rb = parse(_uri_text(a, 'a')), parse(_uri_text(b, 'b'))
-    ca, cb = parse(canonical(a, encoding, reserved)), parse(canonical(b, encoding, reserved))
-    reasons = tuple(r for r in (_part_reason(p, x, y, cx, cy) for p, x, y, cx, cy in zip(URI._fields, ra, rb, ca, cb)) if r)
-    return Comparison(all(r.kind in ('case', 'encoding', 'void-fragment') for r in reasons), reasons)
+    sa, sb = canonical(a, encoding, reserved), canonical(b, encoding, reserved)
+    site: tuple = ()
+    if scheme_aware:
+        (sa, ka), (sb, kb) = _site_form(sa), _site_form(sb)
+        site = tuple(Reason('path', k, _SITE_WHY[k]) for k in sorted(set(ka) ^ set(kb), key=list(_SITE_WHY).index))
+        if not site and ka and ra.path != rb.path and parse(sa).path == parse(sb).path:   # both changed alike
+            site = tuple(Reason('path', k, _SITE_WHY[k]) for k in ka)
+    ca, cb = parse(sa), parse(sb)
+    if site and ca.path == cb.path: ra, rb = ra._replace(path=ca.path), rb._replace(path=cb.path)   # the site explains the path
+    reasons = site + tuple(r for r in (_part_reason(p, x, y, cx, cy) for p, x, y, cx, cy in zip(URI._fields, ra, rb, ca, cb)) if r)
+    return Comparison(all(r.kind in _EQUAL_KINDS for r in reasons), reasons)

@@ -7,9 +7,11 @@ __all__ = ['URIError', 'URISyntaxError', 'URIEncodingError']
 
 # %% ../nbs/00_errors.ipynb #debae04d
 import re
+from typing import Any, Optional, Tuple
+
 _LOGIN_PASSWORD = re.compile(r'//[^/?#@:\s]*:([^/?#@\s]*)@')
 
-def _hide_password(text:str, position:int):
+def _hide_password(text:str, position:int) -> Tuple[str, int]:
     "`text` with the password of a `//user:password@` login shown as `***` (RFC 1738 §6), and `position` moved to match"
     m = _LOGIN_PASSWORD.search(text) if isinstance(text, str) else None
     if not m: return text, position
@@ -20,13 +22,13 @@ class URIError(ValueError):
     "Root of every error uri1630 raises for bad input: `message`, `text`, `position` and `rule`"
     def __init__(self,
                  message:str,       # what went wrong, in words
-                 text:str=None,     # the text that was being read, if any
-                 position:int=None, # 0-based index of the first offending character, if one applies
-                 rule:str=None):    # the grammar production or RFC rule that failed, if one applies
+                 text:Optional[str]=None,     # the text that was being read, if any
+                 position:Optional[int]=None, # 0-based index of the first offending character, if one applies
+                 rule:Optional[str]=None):    # the grammar production or RFC rule that failed, if one applies
         self.message,self.text,self.position,self.rule = message,text,position,rule
         super().__init__(self._describe())
 
-    def _describe(self):
+    def _describe(self) -> str:
         s = self.message
         if self.position is not None: s += f" at position {self.position}"
         if self.rule is not None: s += f" (rule {self.rule!r})"
@@ -36,9 +38,9 @@ class URIError(ValueError):
             s += f": {text[lo:pos+30]!r}"
         return s
 
-    def __reduce__(self): return (_rebuild, (type(self), self.message, self.text, self.position, self.rule))
+    def __reduce__(self) -> tuple[Any, ...]: return (_rebuild, (type(self), self.message, self.text, self.position, self.rule))
 
-def _rebuild(cls, message, text, position, rule): return cls(message, text, position, rule)
+def _rebuild(cls:type[URIError], message:str, text:Optional[str], position:Optional[int], rule:Optional[str]) -> URIError: return cls(message, text, position, rule)
 
 # %% ../nbs/00_errors.ipynb #70b40d0b
 class URISyntaxError(URIError):
@@ -48,8 +50,15 @@ class URIEncodingError(URIError):
     "A character cannot be represented in the chosen character encoding, or decoded bytes are not valid in it"
 
 # %% ../nbs/00_errors.ipynb #25059b52
-def _need_str(text, name='text'):
+def _need_str(text:Any, name:str='text') -> str:
     "Raise `TypeError` unless `text` is a `str`"
     if not isinstance(text, str):
         raise TypeError(f"{name} must be str, not {type(text).__name__}")
     return text
+
+# %% ../nbs/00_errors.ipynb #9cdbb14f
+def error_at(f, *a, **k) -> tuple:
+    "The `(position, rule)` of the `URISyntaxError` that `f(*a, **k)` raises; `AssertionError` if it raises none"
+    try: f(*a, **k)
+    except URISyntaxError as e: return (e.position, e.rule)
+    raise AssertionError(f"no URISyntaxError from {getattr(f, '__name__', f)}{a}")

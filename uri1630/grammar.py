@@ -11,8 +11,9 @@ __all__ = ['ALPHA', 'DIGIT', 'SAFE', 'EXTRA', 'RESERVED', 'HEX', 'NATIONAL', 'PU
 
 # %% ../nbs/23_bnf_generic.ipynb #8611c1bd
 import re, sys
+from importlib import import_module
 from types import MappingProxyType
-from typing import Callable
+from typing import Any, Callable, Iterable, NoReturn, Optional
 from .errors import URIError, URISyntaxError, _need_str
 
 # %% ../nbs/23_bnf_generic.ipynb #c50648fe
@@ -48,22 +49,22 @@ CLASSES = MappingProxyType({name: frozenset(chars) for name, chars in dict(
     rfc1738_unsafe=RFC1738_UNSAFE, rfc1738_unreserved=RFC1738_UNRESERVED).items()})
 
 # %% ../nbs/23_bnf_generic.ipynb #f4e1c6ed
-def _cls(chars:str) -> str:
+def _cls(chars:Iterable[str]) -> str:
     "A regex character class matching exactly the characters of `chars`"
     return '[' + ''.join(re.escape(c) for c in sorted(set(chars))) + ']'
 
 _P = '+' if sys.version_info >= (3, 11) else ''   # possessive `*+` where the engine has it: a run is never given back
 
-def _many(chars:str, esc:str=None) -> str:
+def _many(chars:str, esc:Optional[str]=None) -> str:
     "`(?:[chars]|esc)*` written as the unrolled loop `[chars]*(?:esc[chars]*)*`: the same language, matched run by run"
     k = _cls(chars)
     return f"{k}*{_P}" if esc is None else f"{k}*{_P}(?:{esc}{k}*{_P})*{_P}"
 
-def _some(chars:str, esc:str=None) -> str:
+def _some(chars:str, esc:Optional[str]=None) -> str:
     "`(?:[chars]|esc)+`: one unit, then `_many`"
     return f"(?:{_cls(chars)}|{esc}){_many(chars, esc)}" if esc else f"{_cls(chars)}+"
 
-def _offender(allowed:frozenset, future:bool=False) -> re.Pattern:
+def _offender(allowed:frozenset[str], future:bool=False) -> re.Pattern[str]:
     "For the scanner: finds the first character outside `allowed` that does not start an escape, or a malformed `%`"
     return re.compile(f"[^{_cls(allowed)[1:-1]}%]" + ("" if future else f"|%(?!{_cls(HEX)}{{2}})"))
 
@@ -92,7 +93,7 @@ class GenericGrammar:
         self.x_offender, self.path_offender, self.search_offender = (   # for the scanner: see `_offender`
             _offender(c, future_escapes) for c in (self.xchars, self.path_chars, self.search_chars))
         # a future-extension `%` may be followed by anything; `% hex hex` is then `%` and two alphanumerics: `%` joins the class
-        pc, xc, esc = ''.join(self.pchars), ''.join(self.xchars), ESCAPE_RE
+        pc, xc, esc = ''.join(self.pchars), ''.join(self.xchars), ESCAPE_RE   # type: str, str, Optional[str]
         if future_escapes: pc, xc, esc = pc + '%', xc + '%', None
         p = f"(?:{_cls(pc)}|{esc})" if esc else _cls(pc)                  # xpalpha
         seg = _some(pc, esc) if long_segments else f"{p}{{1,2}}"          # xpalphas
@@ -103,11 +104,11 @@ class GenericGrammar:
         ialpha = f"{_cls(ALPHA)}{_many(xc, esc)}"
         self.absolute_re = re.compile(f"{ialpha}:{tail}")
         self.partial_re = re.compile(f"(?:{ialpha}:)?{tail}")
-    def __repr__(self): return f"GenericGrammar({self.name!r})"
-    def _key(self): return (self.name, self.long_segments, self.void_segments, self.colon_in_path, self.void_fragment, self.future_escapes)
-    def __eq__(self, other): return self._key() == other._key() if isinstance(other, GenericGrammar) else NotImplemented
-    def __hash__(self): return hash(self._key())
-    def __reduce__(self): return (GenericGrammar, self._key())   # pickled as its options: the regexes are rebuilt
+    def __repr__(self) -> str: return f"GenericGrammar({self.name!r})"
+    def _key(self) -> tuple[Any, ...]: return (self.name, self.long_segments, self.void_segments, self.colon_in_path, self.void_fragment, self.future_escapes)
+    def __eq__(self, other:object) -> bool: return self._key() == other._key() if isinstance(other, GenericGrammar) else NotImplemented
+    def __hash__(self) -> int: return hash(self._key())
+    def __reduce__(self) -> tuple[Any, ...]: return (GenericGrammar, self._key())   # pickled as its options: the regexes are rebuilt
 
 # %% ../nbs/23_bnf_generic.ipynb #b816a4b4
 def describe_char(c:str) -> str:
@@ -124,93 +125,105 @@ def describe_char(c:str) -> str:
     return repr(c)
 
 # %% ../nbs/23_bnf_generic.ipynb #8e0214b3
-def _fail(text, i, rule, what):
+def _fail(text:str, i:int, rule:str, what:str) -> NoReturn:
     raise URISyntaxError(what, text, i, rule)
 
-def _check_escape(text, i, n, future=False):
+def _check_escape(text:str, i:int, n:int, future:bool=False) -> int:
     "Check that the `%` at `i` starts `% hex hex`; return its length (1 for a future-extension `%` when `future`)"
     if i+3 > n or text[i+1] not in HEX or text[i+2] not in HEX:
         if future: return 1
         _fail(text, i, 'escape', "'%' must be followed by two hexadecimal digits (Example 3)")
     return 3
 
-def _first_offender(text, i, end, offender) -> int:
+def _first_offender(text:str, i:int, end:int, offender:re.Pattern[str]) -> int:
     "Index of the first character of `text[i:end]` that `offender` (see `_offender`) finds, or -1"
     m = offender.search(text, i, end)   # `end` bounds the look-ahead too: `%4` before `?` is malformed
     return -1 if m is None else m.start()
 
-def _offend(text, j, rule, where="here"):
+def _offend(text:str, j:int, rule:str, where:str="here") -> NoReturn:
     "Raise for the offending character at `j`: a malformed escape, or a character not allowed `where`"
     if text[j] == '%': _fail(text, j, 'escape', "'%' must be followed by two hexadecimal digits (Example 3)")
     _fail(text, j, rule, f"{describe_char(text[j])} is not allowed {where}")
 
-def _scan_chars(text, i, end, offender, rule, where="here"):
+def _scan_chars(text:str, i:int, end:int, offender:re.Pattern[str], rule:str, where:str="here") -> int:
     "Scan `text[i:end]` for characters allowed or escapes; return `end` or raise at the first `offender`"
     j = _first_offender(text, i, end, offender)
     if j >= 0: _offend(text, j, rule, where)
     return end
 
 # %% ../nbs/23_bnf_generic.ipynb #92087dd1
-def _diagnose(g:GenericGrammar, text:str, partial:bool):
+def _diagnose(g:GenericGrammar, text:str, partial:bool) -> NoReturn:
     "Find the first position where `text` leaves grammar `g`, and raise `URISyntaxError` there"
     n = len(text)
     h = text.find('#'); uend = h if h >= 0 else n
     q = text.find('?', 0, uend); pend = q if q >= 0 else uend
-    c = text.find(':', 0, pend)
-    i = 0
-    if c >= 0 and text.find('/', 0, c) < 0:                      # scheme :
-        if c == 0: _fail(text, 0, 'scheme', "the scheme name is void: a scheme must start with a letter")
-        if text[0] not in ALPHA: _fail(text, 0, 'ialpha', f"{describe_char(text[0])} cannot start a scheme name: it must be a letter")
-        _scan_chars(text, 1, c, g.x_offender, 'xalpha')
-        i = c + 1
-    elif not partial:
-        if n == 0: _fail(text, 0, 'uri', "a URI cannot be void: it must start with a scheme name and ':'")
-        j = 0 if text[0] not in ALPHA else next((k for k in range(n) if text[k] not in g.xchars), n)
-        what = (f"{describe_char(text[j])} is not allowed in a scheme name" if j < n and text[j] not in ':/?#'
-                else "a URI must start with a scheme name and ':' (before any '/'); this is a partial form")
-        _fail(text, j, 'scheme', what)
-    # path: with long and void segments it is a flat run of xpalphas and `/`, scanned in one jump
-    if g.long_segments and g.void_segments and g.colon_in_path:
-        i = _scan_chars(text, i, pend, g.path_offender, 'xpalpha', "in a path")
-    seg = 0
-    while i < pend:
-        ch = text[i]
-        if ch == '/':
-            if seg == 0 and not g.void_segments: _fail(text, i, 'path', "a void path segment (a '/' with nothing before it) is not derivable from 'path  void | xpalphas [ / path ]'")
-            seg = 0; i += 1; continue
-        if ch == '%': step = _check_escape(text, i, pend, g.future_escapes)
-        elif ch in g.pchars: step = 1
-        elif ch == ':' : _fail(text, i, 'xpalpha', "':' (reserved) is not allowed in a path by the printed BNF")
-        else: _fail(text, i, 'xpalpha', f"{describe_char(ch)} is not allowed in a path")
-        seg += 1
-        if seg > 2 and not g.long_segments: _fail(text, i, 'xpalphas', "a path segment longer than two characters is not derivable from 'xpalphas  xpalpha [ xpalpha ]'")
-        i += step
-    # search
-    if q >= 0:   # a bad character before the first void word ('+' at the start or after '+'), that word, a void end
-        plus = q + 1 if text.startswith('+', q + 1) else text.find('++', q + 1, uend) + 1 or uend
-        j = _first_offender(text, q + 1, plus, g.search_offender)
-        if j >= 0: _offend(text, j, 'xalpha', "in a search")
-        if plus < uend: _fail(text, plus, 'search', "a void word in a search: '+' must follow xalphas")
-        if q + 1 == uend or text[uend - 1] == '+': _fail(text, uend, 'search', "a search cannot be void or end with '+': 'search  xalphas [ + search ]'")
-    # fragment
+    i = _diagnose_scheme(g, text, pend, partial)
+    _diagnose_path(g, text, i, pend)
+    if q >= 0: _diagnose_search(g, text, q, uend)
     if h >= 0:
         if h + 1 == n and not g.void_fragment: _fail(text, n, 'fragmentid', "a void fragment-id after '#' is not derivable from 'fragmentid  xalphas'")
         _scan_chars(text, h+1, n, g.x_offender, 'xalpha')
     raise AssertionError(f"internal: recogniser and scanner disagree on {text!r}")  # never reached when they agree
 
+def _diagnose_scheme(g, text, pend, partial) -> int:
+    "Check `scheme :` (or its absence in a partial form) before `pend`; the index where the path starts"
+    n, c = len(text), text.find(':', 0, pend)
+    if c >= 0 and text.find('/', 0, c) < 0:                      # scheme :
+        if c == 0: _fail(text, 0, 'scheme', "the scheme name is void: a scheme must start with a letter")
+        if text[0] not in ALPHA: _fail(text, 0, 'ialpha', f"{describe_char(text[0])} cannot start a scheme name: it must be a letter")
+        _scan_chars(text, 1, c, g.x_offender, 'xalpha')
+        return c + 1
+    if partial: return 0
+    if n == 0: _fail(text, 0, 'uri', "a URI cannot be void: it must start with a scheme name and ':'")
+    j = 0 if text[0] not in ALPHA else next((k for k in range(n) if text[k] not in g.xchars), n)
+    what = (f"{describe_char(text[j])} is not allowed in a scheme name" if j < n and text[j] not in ':/?#'
+            else "a URI must start with a scheme name and ':' (before any '/'); this is a partial form")
+    _fail(text, j, 'scheme', what)
+
+def _diagnose_path(g, text, i, pend):
+    "Check the path `text[i:pend]`: with long and void segments a flat run of xpalphas and `/`, scanned in one jump"
+    if g.long_segments and g.void_segments and g.colon_in_path:
+        i = _scan_chars(text, i, pend, g.path_offender, 'xpalpha', "in a path")
+    seg = 0
+    while i < pend:
+        if text[i] == '/':
+            if seg == 0 and not g.void_segments: _fail(text, i, 'path', "a void path segment (a '/' with nothing before it) is not derivable from 'path  void | xpalphas [ / path ]'")
+            seg = 0; i += 1; continue
+        step = _path_char(g, text, i, pend)
+        seg += 1
+        if seg > 2 and not g.long_segments: _fail(text, i, 'xpalphas', "a path segment longer than two characters is not derivable from 'xpalphas  xpalpha [ xpalpha ]'")
+        i += step
+
+def _path_char(g, text, i, pend) -> int:
+    "The length of the `xpalpha` (a character or an escape) at `i` of a path, or raise"
+    ch = text[i]
+    if ch == '%': return _check_escape(text, i, pend, g.future_escapes)
+    if ch in g.pchars: return 1
+    if ch == ':': _fail(text, i, 'xpalpha', "':' (reserved) is not allowed in a path by the printed BNF")
+    _fail(text, i, 'xpalpha', f"{describe_char(ch)} is not allowed in a path")
+
+def _diagnose_search(g, text, q, uend):
+    "Check the search after the `?` at `q`: a bad character before the first void word, that word, a void end"
+    plus = q + 1 if text.startswith('+', q + 1) else text.find('++', q + 1, uend) + 1 or uend
+    j = _first_offender(text, q + 1, plus, g.search_offender)
+    if j >= 0: _offend(text, j, 'xalpha', "in a search")
+    if plus < uend: _fail(text, plus, 'search', "a void word in a search: '+' must follow xalphas")
+    if q + 1 == uend or text[uend - 1] == '+': _fail(text, uend, 'search', "a search cannot be void or end with '+': 'search  xalphas [ + search ]'")
+
 # %% ../nbs/23_bnf_generic.ipynb #6f63012a
-GRAMMARS: dict = {}
+GRAMMARS: dict[str, Callable[..., None]] = {}
 
 def register_grammar(name:str,         # the name `validate(..., grammar=name)` will use
-                     check:Callable):  # `check(text, partial)` returns None or raises `URISyntaxError`
+                     check:Callable[..., None], # `check(text, partial)` returns None or raises `URISyntaxError`
+                    ) -> None:
     "Add a grammar to the registry `validate` consults"
     GRAMMARS[name] = check
 
-def _generic_check(g):
+def _generic_check(g:GenericGrammar) -> Callable[..., None]:
     absolute, partial_ = g.absolute_re.fullmatch, g.partial_re.fullmatch
-    def check(text, partial=False):
+    def check(text:str, partial:bool=False) -> None:
         if (partial_ if partial else absolute)(text) is None: _diagnose(g, text, partial)
-    check.grammar = g
+    check.grammar = g   # type: ignore[attr-defined]
     return check
 
 GENERIC = GenericGrammar('generic')
@@ -221,6 +234,8 @@ GENERIC_FUTURE_ESCAPES = GenericGrammar('generic-future-escapes', future_escapes
 register_grammar('generic-future-escapes', _generic_check(GENERIC_FUTURE_ESCAPES))
 
 # %% ../nbs/23_bnf_generic.ipynb #9c3cfd3c
+_URL_GRAMMAR_NAMES = ("rfc1630", "rfc1630-as-printed", "rfc1738", "rfc1738-as-printed")   # nbs/24_bnf_url.ipynb
+
 def validate(text:str,               # the URI (or, with `partial`, the partial form) to check
              grammar:str="generic",  # a name in `GRAMMARS`: "generic", "generic-as-printed", ...
              partial:bool=False,     # accept a partial (relative) form: the scheme becomes optional
@@ -230,8 +245,10 @@ def validate(text:str,               # the URI (or, with `partial`, the partial 
     if grammar == "generic" and not partial and GRAMMARS["generic"] is _GENERIC[0]:   # the common case, first
         if _GENERIC[1](text) is None: _diagnose(GENERIC, text, False)
         return
-    try: check = GRAMMARS[grammar]
-    except KeyError: raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}") from None
+    check = GRAMMARS.get(grammar) if isinstance(grammar, str) else None
+    if check is None and grammar in _URL_GRAMMAR_NAMES:     # registered when `uri1630.url_grammar` is first imported
+        import_module('uri1630.url_grammar'); check = GRAMMARS.get(grammar)
+    if check is None: raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}")
     check(text, partial)
 
 _GENERIC = GRAMMARS["generic"], GENERIC.absolute_re.fullmatch   # (unless someone registers another "generic")

@@ -11,7 +11,7 @@ import re
 from types import MappingProxyType
 from typing import NamedTuple, Optional
 from .errors import URISyntaxError, _need_str
-from .syntax import parse
+from .syntax import parse, _LETTERS
 
 # %% ../nbs/07_partial_form.ipynb #8676600f
 # RFC 1630 p. 10: "certain characters ("/") ... have a significance reserved for representing a hierarchical space"
@@ -28,7 +28,7 @@ def slash_runs(uri:str, # an absolute URI or partial form
 # RFC 1630 p. 10: one rule of "The rules for the use of a partial name relative to the URI of the context"
 class ResolutionStep(NamedTuple):
     "One step of resolving a partial form: the rule applied, the RFC sentence, and the text after it"
-    rule: str                      # short name of the rule: "context", "absolute", "whole-object", "slash", "last-part", "dots", "search-fragment"
+    rule: str                      # short name of the rule: "context", "absolute", "whole-object", "void-path", "slash", "last-part", "dots", "search-fragment"
     sentence: str                  # the sentence of RFC 1630 (or the decision, where the RFC is silent) that the step applies
     result: str                    # the text after this step
     detail: str                    # what the step did here, in words
@@ -48,6 +48,8 @@ PARTIAL_SENTENCES = MappingProxyType({
     'slash-examples': _DRAFT + "If the partial URI starts with a non-zero number of consecutive slashes, then everything from the context URI up to "
                       "(but not including) the first occurrence of exactly the same number of consecutive slashes is taken to be the same "
                       "and so prepended to the partial URL to form the full URL. (RFC 1630's example table follows this wording.)",
+    'void-path': "RFC 1738 §3.1: Note that the \"/\" between the host (or port) and the url-path is NOT part of the url-path. "
+                 "§3.3: If neither <path> nor <searchpart> is present, the \"/\" may also be omitted.",
     'last-part': "The last part of the path of the context URI (anything following the rightmost slash) is removed, and the given partial URI appended in its place",
     'dots': "Within the result, all occurrences of \"xxx/../\" or \"/.\" are recursively removed, where xxx, \"..\" and \".\" are complete path elements.",
     'search-fragment': "The question mark (\"?\", ASCII 3F hex) is used to delimit the boundary between the URI of a queryable object, and a set of words used to express a query on that object. "
@@ -92,27 +94,55 @@ def _remove_dots(text, start, counts=None):
         else: out.append(e)
     return text[:b+1] + '/'.join(out) if out else text[:b]
 
+def _up(d, path, start):
+    "`_remove_dots(d + path, start)` for a directory `d` and a `path` of leading `../` (no other dot elements), else `None`"
+    k = 0
+    while path.startswith('../', 3 * k): k += 1
+    rest = path[3 * k:]
+    if rest[:1] == '.' or rest.find('/.') >= 0 or d.find('/.', start) >= 0: return None
+    m = _SINGLE.search(d, start)                     # the root: never removed
+    if m is None: return None
+    b, e = m.start(), len(d) - 1
+    while k and e > b:                               # each ".." removes the element before it
+        e = d.rfind('/', b, e); k -= 1
+    return d[:e+1] + '../' * k + rest                # ".." above the root is kept
+
 # %% ../nbs/07_partial_form.ipynb #ebde700b
 # RFC 1630 p. 10: scheme rule, then the slash rule or the last-part rule, then the dot removal
 def _resolve(context, partial, reading, trace=None):
     "The one implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
-    if type(context) is not str: _need_str(context, 'context')
-    if type(partial) is not str: _need_str(partial, 'partial')
+    if type(context) is not str or type(partial) is not str: _need_str(context, 'context'); _need_str(partial, 'partial')
     if reading != 'examples' and reading != 'literal':
         raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
     h = partial.find('#'); q = partial.find('?', 0, len(partial) if h < 0 else h)
     pend = q if q >= 0 else h if h >= 0 else len(partial)          # `parse`'s split, inlined for speed
     k = partial.find(':', 0, pend)
-    if k >= 0 and partial.find('/', 0, k) < 0: return _absolute(context, partial, partial[:k], trace)
+    if k >= 0 and partial.find('/', 0, k) < 0:
+        if k == 0 or partial[0] not in _LETTERS:
+            raise URISyntaxError("a scheme is an ialpha: it starts with a letter" if k else
+                                 "the scheme name is void: a scheme is an ialpha, at least one letter before the ':'", partial, 0, 'scheme')
+        return _absolute(context, partial, partial[:k], trace)
     h = context.find('#'); q = context.find('?', 0, len(context) if h < 0 else h)
     end = q if q >= 0 else h if h >= 0 else len(context)
     k = context.find(':', 0, end)
-    if k < 0 or context.find('/', 0, k) >= 0:
-        raise URISyntaxError("the context of a partial form must be an absolute URI (a colon before any slash)",
+    if k <= 0 or context[0] not in _LETTERS or context.find('/', 0, k) >= 0:
+        raise URISyntaxError("the context of a partial form must be an absolute URI (a scheme and a colon before any slash)",
                              context, 0, 'partial form: context')
     start, base, path, tail = k + 1, context[:end], partial[:pend], partial[pend:]
     if trace is not None: _trace_context(trace, context, base)
+    if base.startswith('//', start) and base.find('/', start + 2) < 0 and len(base) > start + 2:   # `scheme://site`: the path is void
+        base += '/'
+        if trace is not None: trace.append(ResolutionStep('void-path', PARTIAL_SENTENCES['void-path'], base,
+                                   f"the context has a site and no path: its url-path is void, and the '/' that precedes it is written out"))
     if not path and tail[:1] != '?': return _whole_object(context if h < 0 else context[:h], tail, trace)
+    if trace is None:                                              # the common cases inlined: a rule, then the dots
+        if path[:1] == '/': merged = _slash_rule(base, start, path, reading, None)
+        else:
+            r = base.rfind('/')
+            d = base[:r+1] if r >= start else base[:start]
+            if path.startswith('../') and (up := _up(d, path, start)) is not None: return up + tail
+            merged = d + path
+        return (merged if merged.find('/.', start) < 0 else _remove_dots(merged, start)) + tail
     if path[:1] == '/': merged = _slash_rule(base, start, path, reading, trace)
     else: merged = _last_part(base, start, path, trace)
     return _finish(merged, start, tail, trace)
@@ -252,31 +282,47 @@ def relative(context:str,             # the absolute URI of the object that will
     if kt != kc or target[:kt] != context[:kc]: return target                  # different schemes
     if (target if ht < 0 else target[:ht]) == (context if hc < 0 else context[:hc]):
         return '' if ht < 0 else target[ht:]                                    # the context object: nothing is shorter
-    start, base, tbase, tail = kc + 1, context[:ec], target[:et], target[et:]
-    r = base.rfind('/')
-    if r >= start and tbase.find('/.', start) < 0 and tbase.startswith(base[:r+1]) and _last_part_ok(tbase[r+1:], tail):
+    if context.startswith('//', kc + 1) and context.find('/', kc + 3, ec) < 0 and ec > kc + 3:   # `scheme://site`: `resolve` writes out its void path's "/"
+        context, ec = context[:ec] + '/' + context[ec:], ec + 1
+        if target[:et] == context[:ec]: return target[et:] if target[et:et+1] == '?' else '/' + target[et:]
+    return _relative_forms(context[:ec], kc + 1, target, et, reading)
+
+def _relative_forms(base, start, target, et, reading):
+    "The shortest of the forms `relative` tries: in the context's directory, a climb, a slash form, a slash form that climbs"
+    tbase, tail = target[:et], target[et:]
+    r, td = base.rfind('/'), tbase.find('/.', start)
+    if r >= start and td < 0 and tbase.startswith(base[:r+1]) and _last_part_ok(tbase[r+1:], tail):
         return target[r+1:]                       # in the context's directory or below: nothing is shorter
-    f = _SINGLE.search(base, start)                # a climb never removes the root: skip it where the root is not shared
-    if f is None or base.find('/.', start) >= 0 or tbase.startswith(base[:f.start() + 1]) or tbase == base[:f.start()]:
+    f, bd = _SINGLE.search(base, start), base.find('/.', start)   # a climb never removes the root: skip it where the root is not shared
+    if f is not None and td < 0 and bd < 0:      # the common case: the root shared, no "//" or dots after it:
+        s = f.start()                             # a climb, or "/" and the path
+        if tbase.startswith(base[:s + 1]) and base.find('//', s) < 0 and tbase.find('//', s) < 0:
+            best = _plain_climb(base, start, tbase, tail, target, s)
+            return target[s:] if len(target) - s < len(best) else best
+    if f is None or bd >= 0 or tbase.startswith(base[:f.start() + 1]) or tbase == base[:f.start()]:
         best = _best_climb(base, start, tbase, tail, target)
     else: best = target
-    cuts = {}
     if len(best) > 1 + len(tail) and _remove_dots(tbase, start) == tbase:   # a slash form resolves to `tbase` itself
-        for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):   # runs that give shorter forms
-            s, n = m.start(), m.end() - m.start()
-            if tbase[s-1] == '/': continue             # (inside a run)
-            if n not in cuts: cuts[n] = _slash_cut(base, start, n, reading)
-            if (start if cuts[n] is None else cuts[n]) == s and base.startswith(tbase[:s]): best = target[s:]   # later runs: shorter
-            if len(cuts) > 3: cuts = _cuts(base, start, reading); break   # many lengths of run: use the one-pass table
-        else: cuts = None
-        if cuts is not None:
-            for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):
-                s = m.start()
-                if tbase[s-1] != '/' and cuts.get(m.end() - s, start) == s and base.startswith(tbase[:s]): best = target[s:]
-    if len(best) > 2 + len(tail):
-        f = _SINGLE.search(base, start)          # with no "//" after the first single slash, no slash form can climb
+        best = _best_slash_form(base, start, tbase, target, best, reading)
+    if len(best) > 2 + len(tail):                # with no "//" after the first single slash (`f`), no slash form can climb
         if f is None or base.find('//', f.start()) >= 0 or tbase == base[:f.start()]:
             best = _best_slash_climb(base, start, tbase, tail, reading, best)
+    return best
+
+def _best_slash_form(base, start, tbase, target, best, reading):
+    "The shortest slash form that the slash rule turns into `tbase` (later runs give shorter forms), if shorter than `best`"
+    cuts = {}
+    for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):   # runs that give shorter forms
+        s, n = m.start(), m.end() - m.start()
+        if tbase[s-1] == '/': continue             # (inside a run)
+        if n not in cuts: cuts[n] = _slash_cut(base, start, n, reading)
+        if (start if cuts[n] is None else cuts[n]) == s and base.startswith(tbase[:s]): best = target[s:]
+        if len(cuts) > 3: break                    # many lengths of run: use the one-pass table
+    else: return best
+    cuts = _cuts(base, start, reading)
+    for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):
+        s = m.start()
+        if tbase[s-1] != '/' and cuts.get(m.end() - s, start) == s and base.startswith(tbase[:s]): best = target[s:]
     return best
 
 # %% ../nbs/07_partial_form.ipynb #51ea8774
@@ -287,7 +333,7 @@ def _split(text, name):
     h = text.find('#'); q = text.find('?', 0, len(text) if h < 0 else h)
     end = q if q >= 0 else h if h >= 0 else len(text)
     k = text.find(':', 0, end)
-    if k < 0 or text.find('/', 0, k) >= 0:
+    if k <= 0 or text[0] not in _LETTERS or text.find('/', 0, k) >= 0:
         raise URISyntaxError(f"the {name} must be an absolute URI (a colon before any slash)", text, 0, f'partial form: {name}')
     return k, end, h
 
@@ -316,6 +362,14 @@ def _best_climb(base, start, tbase, tail, best):
     if (nd := _remove_dots(d, start)) != d: xs += _climbs(nd + 'x', start, tbase)[1]   # the context's own dots go too
     for x, _ in xs:
         if len(x) + len(tail) <= len(best) and _last_part_ok(x, tail) and _remove_dots(d + x, start) == tbase: best = x + tail
+    return best
+
+def _plain_climb(base, start, tbase, tail, best, root):
+    "`_best_climb` where neither the context nor `tbase` has dot elements, and the context's root slash is at `root`"
+    d, xs = _climbs(base, start, tbase)
+    room = d.count('/', root + 1)                 # the elements after the root: as many as a ".." may remove
+    for x, m in xs:
+        if len(x) + len(tail) <= len(best) and (m is None or m <= room) and _last_part_ok(x, tail): best = x + tail
     return best
 
 def _best_slash_climb(base, start, tbase, tail, reading, best):

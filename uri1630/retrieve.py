@@ -14,8 +14,8 @@ from typing import NamedTuple, Optional, Callable, Iterable, Iterator, NoReturn
 from .errors import URIError, URIEncodingError, _need_str
 from .encoding import escape
 from .schemes import parse_url, split_url, Source
-from .scheme_gopher import GopherURL
-from . import scheme_http, scheme_ftp, scheme_gopher, scheme_file   # importing them registers the schemes spoken here
+from .schemes import http as _http, ftp as _ftp, file as _file   # importing them registers the schemes spoken here
+from .schemes.gopher import GopherURL
 
 # %% ../nbs/32_retrieval.ipynb #310b1a0e
 class RetrievalError(URIError):

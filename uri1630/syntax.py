@@ -6,7 +6,7 @@
 __all__ = ['URI', 'parse', 'is_absolute', 'segments']
 
 # %% ../nbs/03_uri_syntax.ipynb #aadfe9d1
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 from .errors import _need_str
 
 # %% ../nbs/03_uri_syntax.ipynb #1ab54897
@@ -17,13 +17,13 @@ class URI(NamedTuple):
     search: Optional[str]    # after the first `?`, up to the first `#`
     fragment: Optional[str]  # after the first `#`
 
-    def __str__(self):
+    def __str__(self) -> str:
         "The text this `URI` was parsed from"
         s = self.path if self.scheme is None else f"{self.scheme}:{self.path}"
         if self.search is not None: s = f"{s}?{self.search}"
         return s if self.fragment is None else f"{s}#{self.fragment}"
 
-    def replace(self, **parts) -> 'URI':
+    def replace(self, **parts:Any) -> 'URI':
         "A copy with the given parts replaced (`None` removes a part, `''` makes it void)"
         return self._replace(**parts)
 
@@ -32,13 +32,14 @@ class URI(NamedTuple):
         "`True` unless this is a partial form (no scheme)"
         return self.scheme is not None
 
-    def _repr_markdown_(self):
+    def _repr_markdown_(self) -> str:
         rows = '\n'.join(f"| {k} | {'*absent*' if v is None else '*void*' if v == '' else '`'+v+'`'} |"
                          for k, v in zip(self._fields, self))
         return f"`{self}`\n\n| part | value |\n|---|---|\n{rows}"
 
 # %% ../nbs/03_uri_syntax.ipynb #c7827b41
 _new = tuple.__new__
+_LETTERS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ')
 
 def parse(text:str, # any string: a URI, a partial form, or text that is neither
          ) -> URI:
@@ -50,7 +51,7 @@ def parse(text:str, # any string: a URI, a partial form, or text that is neither
     q = text.find('?')
     if q >= 0: text, search = text[:q], text[q+1:]
     c = text.find(':')
-    if c >= 0 and text.find('/', 0, c) < 0: scheme, text = text[:c], text[c+1:]
+    if c > 0 and text[0] in _LETTERS and text.find('/', 0, c) < 0: scheme, text = text[:c], text[c+1:]   # `scheme  ialpha`: a letter first
     return _new(URI, (scheme, text, search, fragment))
 
 # %% ../nbs/03_uri_syntax.ipynb #0eb53bf0
@@ -59,6 +60,6 @@ def is_absolute(text:str) -> bool:
     return parse(text).scheme is not None
 
 # %% ../nbs/03_uri_syntax.ipynb #512420e9
-def segments(path:str) -> tuple:
+def segments(path:str) -> tuple[str, ...]:
     "The hierarchical segments of `path`: split at every `/`, never at `%2F`; void segments kept"
     return tuple(_need_str(path, 'path').split('/'))

@@ -1,0 +1,132 @@
+"""The package layout (issue #15): `import uri1630` loads nothing heavy, the moved scheme modules still import
+(with a DeprecationWarning) as the same objects, the public API is what `__all__` lists, and the scheme registry
+keeps one entry per scheme under one lock."""
+import importlib, json, subprocess, sys, threading, warnings
+import pytest
+import uri1630
+from uri1630.errors import URIError
+
+OLD = 'file ftp further gopher http mailto mid news prospero telnet urn wais'.split()
+
+
+def _run(code:str) -> str:
+    "Run `code` in a fresh interpreter; its stdout"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120).stdout
+
+
+def test_import_loads_no_grammar_socket_or_retrieval():
+    "A structural check (not a time bound): after `import uri1630` no grammar, regex, socket or retrieval module is loaded"
+    out = json.loads(_run("import sys, json; import uri1630; print(json.dumps(sorted(sys.modules)))"))
+    ours = [m for m in out if m.startswith("uri1630.")]
+    assert ours == [], ours
+    for heavy in ("socket", "uri1630.retrieve", "uri1630.url_grammar", "uri1630.grammar", "uri1630.cli", "uri1630.scale"):
+        assert heavy not in out, heavy
+
+
+def test_first_use_loads_what_it_needs():
+    "Reading a name imports its module; `SCHEMES` lists every built-in scheme; parse_url alone builds no URL grammar"
+    out = json.loads(_run("import sys, json, uri1630; u = uri1630.parse_url('http://h/p?q'); "
+                          "print(json.dumps([type(u).__name__, 'http' in uri1630.SCHEMES, len(uri1630.SCHEMES), "
+                          "bool(sys.modules['uri1630.url_grammar']._BUILT) if 'uri1630.url_grammar' in sys.modules else False, "
+                          "'socket' in sys.modules]))"))
+    assert out[0] == "HttpURL" and out[1] and out[2] >= 15
+    assert out[3:] == [False, False]
+
+
+@pytest.mark.parametrize("name", OLD)
+def test_old_module_names_warn_and_give_the_same_objects(name):
+    "`uri1630.scheme_<name>` imports, warns, and is the module `uri1630.schemes.<name>` (same objects, private ones too)"
+    code = (f"import warnings, json\nwith warnings.catch_warnings(record=True) as w:\n"
+            f"    warnings.simplefilter('always')\n    import uri1630.scheme_{name} as old\n"
+            f"import uri1630.schemes.{name} as new\nfrom uri1630 import scheme_{name} as again\n"
+            f"print(json.dumps([old is new, again is new, [str(x.category.__name__) for x in w], "
+            f"[str(x.message) for x in w], all(getattr(old, n) is getattr(new, n) for n in new.__all__)]))")
+    same, again, cats, msgs, objs = json.loads(_run(code))
+    assert same and again and objs
+    assert cats == ["DeprecationWarning"], (cats, msgs)
+    assert f"uri1630.schemes.{name}" in msgs[0]
+
+
+def test_public_api_is_all_and_unchanged():
+    "Every name of `__all__` resolves, to the object its module exports; `dir` lists them; `import *` gives them"
+    mods = {m: importlib.import_module(f"uri1630.{m}") for m in uri1630._EXPORTS}
+    for m, mod in mods.items():
+        assert set(uri1630._EXPORTS[m].split()) == set(mod.__all__), m   # the table in __init__ follows the modules
+        for n in mod.__all__: assert getattr(uri1630, n) is getattr(mod, n), n
+    assert set(uri1630.__all__) <= set(dir(uri1630))
+    ns = {}
+    exec("from uri1630 import *", ns)
+    assert set(uri1630.__all__) <= set(ns)
+    assert callable(uri1630.retrieve)                                  # the function, not the module of that name
+    out = _run("import importlib, types, uri1630; f = uri1630.retrieve; importlib.import_module('uri1630.retrieve'); "
+               "importlib.reload(importlib.import_module('uri1630.retrieve')); print(isinstance(uri1630.retrieve, types.FunctionType))")
+    assert out.strip() == "True"
+    with pytest.raises(AttributeError): uri1630.no_such_name
+
+
+# ---------------------------------------------------------------- the registry: one entry per scheme, one lock
+from uri1630.schemes import (SCHEMES, SCHEME_ENTRIES, SchemeEntry, register_scheme, parse_url, _register,
+                             _parse_generic, _ENTRIES, _REGISTRY)
+
+
+def _forget(*names):
+    for n in names:
+        dict.pop(_ENTRIES, n, None); dict.pop(_REGISTRY, n, None)
+
+
+def test_entry_holds_parser_retrieval_and_risks():
+    def p(src): return _parse_generic(src)
+    def fetch(u, o): return b"x"
+    def risky(u): return []
+    try:
+        register_scheme("x-slice", p)
+        _register("x-slice", "retrieval", fetch, False, "register_retrieval")
+        _register("x-slice", "risks", risky, False, "risks")
+        assert SCHEME_ENTRIES["x-slice"] == SchemeEntry(p, fetch, risky)
+        assert SCHEMES["x-slice"] is p
+        with pytest.raises(URIError) as ei: _register("x-slice", "retrieval", lambda u, o: b"", False, "register_retrieval")
+        assert ei.value.rule == "register_retrieval"
+        _register("x-slice", "retrieval", fetch, False, "register_retrieval")          # the same function again: fine
+        _register("x-slice", "retrieval", risky, True, "register_retrieval")
+        assert SCHEME_ENTRIES["x-slice"].retrieval is risky and SCHEME_ENTRIES["x-slice"].parser is p
+    finally: _forget("x-slice")
+
+
+def test_refusal_and_replace():
+    def p(src): return _parse_generic(src)
+    try:
+        register_scheme("x-ref", p)
+        with pytest.raises(URIError) as ei: register_scheme("x-ref", lambda s: None)
+        assert ei.value.rule == "register_scheme"
+        with pytest.raises(URIError): register_scheme("HTTP", p)           # a built-in is taken too
+        q = lambda s: _parse_generic(s)._replace() if False else _parse_generic(s)
+        register_scheme("x-ref", q, replace=True)
+        assert SCHEMES["x-ref"] is q and SCHEME_ENTRIES["x-ref"].parser is q
+    finally: _forget("x-ref")
+
+
+def test_views_are_read_only():
+    for view in (SCHEMES, SCHEME_ENTRIES):
+        with pytest.raises(TypeError): view["x-ro"] = lambda s: None
+        with pytest.raises(AttributeError): view.pop("http")
+    assert "http" in SCHEMES and "x-ro" not in SCHEMES
+
+
+def test_concurrent_registration_one_winner_per_slot():
+    "8 threads register different parsers and retrievals for one name: exactly one of each wins, the entry is whole"
+    wins, errs = {"parser": [], "retrieval": []}, []
+    barrier = threading.Barrier(16)
+    def racer(k, slot):
+        def f(*a, k=k): return _parse_generic(a[0])
+        f.__qualname__ = f"racer_{slot}{k}"
+        barrier.wait()
+        try: _register("x-race2", slot, f, False, "race"); wins[slot].append(f)
+        except URIError: errs.append(k)
+    ts = [threading.Thread(target=racer, args=(k, s)) for k in range(8) for s in ("parser", "retrieval")]
+    try:
+        [t.start() for t in ts]; [t.join() for t in ts]
+        assert (len(wins["parser"]), len(wins["retrieval"]), len(errs)) == (1, 1, 14)
+        e = SCHEME_ENTRIES["x-race2"]
+        assert (e.parser, e.retrieval) == (wins["parser"][0], wins["retrieval"][0])
+        assert SCHEMES["x-race2"] is e.parser
+    finally: _forget("x-race2")

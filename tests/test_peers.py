@@ -1,0 +1,97 @@
+"""Differential tests on the peers' OWN test tables (vendored in tests/peers/, see tests/peers/extract.py).
+
+CPython's test_urlparse join tables (3.10-3.13), and the tables in the sdists of rfc3986, uritools,
+hyperlink and w3lib: each case is run through the nearest uri1630 operation (resolve, parse,
+parse_url / validate, equivalent, resolve for remove_dot_segments) and classified by
+tests/peers/classify.py as agree / differs (a kind, with the RFC sentence that decides it) / not
+comparable (a reason). No case is skipped: every case must be classified, and every classification
+is checked against a fresh run.
+"""
+import collections, json, re, sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "peers"))
+import classify as C   # noqa: E402
+
+RESULTS = C.results()
+ALL = [(p, row) for p, rows in RESULTS.items() for row in rows]
+
+
+def test_every_peer_table_is_vendored_with_licence_and_version():
+    for p in C.PEERS:
+        d = C.load(p)
+        assert d["version"] and d["licence"] and (HERE / "peers" / d["licence_file"]).stat().st_size > 100, p
+        assert len(d["cases"]) >= 50, p                                   # a real table, not a stub
+        assert len({c["id"] for c in d["cases"]}) == len(d["cases"]), p   # ids unique
+        assert {c["op"] for c in d["cases"]} <= {"join", "split", "valid", "equivalent", "remove_dots"}
+
+
+def test_every_case_is_classified():
+    "No case is silently skipped and none is unexplained: each agrees, differs for a named kind, or is not comparable"
+    bad = [(p, c["id"], c["args"], C.expected(c), ours) for p, (c, v, k, ours) in ALL if v not in ("agree", "differs", "not comparable")]
+    assert not bad, "unexplained differences:\n" + "\n".join(map(repr, bad))
+    assert sum(len(C.load(p)["cases"]) for p in C.PEERS) == len(ALL)
+
+
+@pytest.mark.parametrize("peer", C.PEERS)
+def test_classification_is_real(peer):
+    "A case marked 'agree' really agrees, one marked 'differs' really differs and is of its kind, a 'not comparable' one fits its reason"
+    for c, v, k, _ in RESULTS[peer]:
+        if v == "not comparable":
+            assert C.NOT_COMPARABLE[k][1](c), c["id"]
+            continue
+        ours = C.run(c)                                     # a fresh run, not the cached answer
+        if v == "agree": assert ours == C.expected(c), c["id"]
+        else:
+            assert ours != C.expected(c), c["id"]
+            assert C.KINDS[k].test(c, ours), c["id"]
+            assert not any(C.KINDS[j].test(c, ours) for j in list(C.KINDS)[:list(C.KINDS).index(k)]), c["id"]   # the first that fits
+
+
+def test_kinds_and_reasons_are_used_and_distinct():
+    "Every kind of difference and every not-comparable reason explains at least one case (no dead explanations)"
+    used = collections.Counter(k for _, (c, v, k, _) in ALL if v != "agree")
+    assert set(C.KINDS) | set(C.NOT_COMPARABLE) == set(used), set(C.KINDS) | set(C.NOT_COMPARABLE) ^ set(used)
+
+
+def test_kind_predicates_never_fire_on_agreements():
+    "A kind is a reason for a difference: its predicate does not also describe cases that agree"
+    fired = [(p, c["id"], [j for j, kind in C.KINDS.items() if kind.test(c, ours)]) for p, (c, v, k, ours) in ALL if v == "agree"]
+    fired = [f for f in fired if f[2]]
+    assert not fired, fired
+
+
+def _norm(t):
+    return re.sub(r"\s+", " ", t).replace(" .", ".")
+
+
+def _quote(s):
+    "The verbatim quote of a kind's sentence: without a final parenthetical note, split at elisions"
+    if s.endswith(")"):
+        depth = 0
+        for i in range(len(s) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(s[i], 0)
+            if depth == 0: s = s[:i].rstrip(); break
+    return [x.strip() for x in re.split(r"\[\.\.\.\]|; (?=\w+ {1,2}[=x])", s) if x.strip()]
+
+
+def test_sentences_are_quoted_verbatim():
+    "The deciding sentence of every kind is in RFC 1630 or RFC 1738 as printed (whitespace aside)"
+    seeds = HERE.parents[1] / "shared" / "seeds"
+    if not seeds.is_dir(): pytest.skip("../shared/seeds (the RFC texts) is not next to the repository")
+    texts = _norm((seeds / "rfc1630.txt").read_text()) + " " + " ".join(
+        _norm(f.read_text()) for f in seeds.glob("001_*.txt"))
+    for name, k in C.KINDS.items():
+        for piece in _quote(k.sentence):
+            assert _norm(piece) in texts, (name, piece)
+
+
+def test_counts(capsys):
+    "The per-peer counts (also the table in nbs/33_then_and_now.ipynb)"
+    for p, rows in RESULTS.items():
+        n = collections.Counter(v for _, v, _, _ in rows)
+        assert n["agree"] > 0 and sum(n.values()) == len(rows)
+        print(p, dict(n))
