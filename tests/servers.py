@@ -321,14 +321,20 @@ class Misbehaving:
         self.script = script
         self._sock = socket.create_server((HOST, 0)); self.port = self._sock.getsockname()[1]
         self.host = HOST
-        self.received = []
+        self.received, self._stop = [], False
+        self._sock.settimeout(0.1)            # accept() wakes up to notice close()
         threading.Thread(target=self._accept, daemon=True).start()
 
-    def _accept(self):
-        while True:
+    def _accept(self, lifetime=600.0):
+        "Serve until `close()`, and at most `lifetime` seconds: the loop is bounded, the server stops itself"
+        end = time.monotonic() + lifetime
+        while not self._stop and time.monotonic() < end:
             try: c, _ = self._sock.accept()
+            except socket.timeout: continue
             except OSError: return
+            c.settimeout(None)
             threading.Thread(target=self._run, args=(c,), daemon=True).start()
+        self.close()
 
     def _run(self, c):
         try: self.script(c, self.received)
@@ -336,6 +342,7 @@ class Misbehaving:
         finally: c.close()
 
     def close(self):
+        self._stop = True
         try: self._sock.close()
         except OSError: pass
     def __enter__(self): return self

@@ -21,7 +21,7 @@ SAMPLES = [
 # and, for every scheme registered (by any notebook, now or later), a few shapes of URL
 SAMPLES += [f"{name}:{rest}" for name in getattr(uri1630, 'SCHEMES', {})
             for rest in ("//h/p", "//u:p@h:1/p?q#f", "x@y", "a", "//h/1/sel", "//h/db?w")]
-SKIP = {'retrieve', 'retrieve_menu', 'http_request', 'ftp_session', 'gopher_exchange', 'register_scheme',
+SKIP = {'retrieve', 'retrieve_menu', 'iter_menu', 'http_request', 'ftp_session', 'gopher_exchange', 'register_scheme',
         'register_grammar', 'local_cluster', 'from_lines', 'map_bag', 'main'}
 
 
@@ -64,6 +64,9 @@ def _walk(v):
     import types
     if isinstance(v, types.MappingProxyType):                # a read-only view (it cannot pickle): its values can
         for x in v.values(): yield from _walk(x)
+        return
+    if isinstance(v, types.GeneratorType):                   # a streaming function's result (extract_stream): its items are the values
+        for x in v: yield from _walk(x)
         return
     if isinstance(v, dict):
         for x in v.values(): yield from _walk(x)

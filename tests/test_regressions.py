@@ -168,7 +168,7 @@ def test_gopher_refusal_points_at_the_offending_escape():
     "a NUL inside an ASK block was refused at the first %0D (24), not at the %00 (31); fixed in nbs/12_gopher"
     from uri1630.schemes import parse_url
     importlib.import_module("uri1630.schemes.gopher")
-    url = "gopher://h/1s%09%09+%091%0D%0Av%00%0D%0A.%0D%0A"
+    url = "gopher://h/1s%09%09+%091%0D%0A+-1%0D%0Av%00%0D%0A.%0D%0A"    # with §3.4.9's +-1 line (issue #14)
     with pytest.raises(URIError) as ei:
         parse_url(url).request()
     assert ei.value.position == url.index("%00")

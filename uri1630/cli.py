@@ -14,7 +14,7 @@ from .syntax import parse
 from .grammar import GRAMMARS, validate
 import uri1630.url_grammar   # registers the grammars "rfc1630" and "rfc1738" for `check --grammar`
 from .encoding import LEVELS, canonical, compare, equivalent, to_level
-from .context import extract
+from .context import extract, extract_stream
 from .retrieve import retrieve, RetrievalError
 
 # %% ../nbs/30_cli.ipynb #d76832b6
@@ -261,18 +261,11 @@ def _cmd_relative(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) ->
 
 # %% ../nbs/30_cli.ipynb #8645a2bd
 def _extract_stream(stream:TextIO, out:TextIO, hyphen:str='keep', bare:bool=True, size:int=1 << 16) -> int:
-    "Write the URLs wrapped in the text read from `stream`, one per line; returns how many"
-    carry, n = '', 0
-    while True:
-        chunk = stream.read(size)
-        text = carry + chunk
-        cut = len(text) if not chunk else text.rfind('>') + 1
-        urls = extract(text[:cut], hyphen, bare) if cut else []
-        if urls: out.write(''.join(u + '\n' for u in urls)); n += len(urls)
-        if not chunk: return n
-        rest = text[cut:]
-        lt = rest.rfind('<')
-        carry = rest[lt:] if lt >= 0 else ''
+    "Write the URLs wrapped in the text read from `stream`, one per line; returns how many (linear: `extract_stream`)"
+    n = 0
+    for url in extract_stream(iter(lambda: stream.read(size), ''), hyphen, bare):
+        out.write(url + '\n'); n += 1
+    return n
 
 # %% ../nbs/30_cli.ipynb #629316b7
 def _cmd_extract(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:

@@ -6,7 +6,17 @@
 __all__ = ['URIError', 'URISyntaxError', 'URIEncodingError']
 
 # %% ../nbs/00_errors.ipynb #debae04d
-from typing import Any, Optional
+import re
+from typing import Any, Optional, Tuple
+
+_LOGIN_PASSWORD = re.compile(r'//[^/?#@:\s]*:([^/?#@\s]*)@')
+
+def _hide_password(text:str, position:int) -> Tuple[str, int]:
+    "`text` with the password of a `//user:password@` login shown as `***` (RFC 1738 §6), and `position` moved to match"
+    m = _LOGIN_PASSWORD.search(text) if isinstance(text, str) else None
+    if not m: return text, position
+    a, b = m.span(1)
+    return text[:a] + '***' + text[b:], (position if position < a else a if position < b else position + 3 - (b - a))
 
 class URIError(ValueError):
     "Root of every error uri1630 raises for bad input: `message`, `text`, `position` and `rule`"
@@ -23,8 +33,9 @@ class URIError(ValueError):
         if self.position is not None: s += f" at position {self.position}"
         if self.rule is not None: s += f" (rule {self.rule!r})"
         if self.text is not None and self.position is not None:
-            lo = max(0, self.position-30)
-            s += f": {self.text[lo:self.position+30]!r}"
+            text, pos = _hide_password(self.text, self.position)
+            lo = max(0, pos-30)
+            s += f": {text[lo:pos+30]!r}"
         return s
 
     def __reduce__(self) -> tuple[Any, ...]: return (_rebuild, (type(self), self.message, self.text, self.position, self.rule))

@@ -15,7 +15,7 @@ from .schemes import DEFAULT_PORTS, split_url, parse_url
 # RFC 1738 §6: one hazard found in a URL
 class Risk(NamedTuple):
     "One RFC 1738 §6 hazard in a URL: its `kind`, its `position` in the text, and a `detail` for people"
-    kind: str      # "reserved-port", "port", "encoded-control" or "password"
+    kind: str      # "reserved-port", "port", "port-range", "encoded-control", "gopher-ask" or "password"
     position: int  # 0-based index in the text passed: the port's first digit, the escape's '%', the password's first character
     detail: str    # what the hazard is and why RFC 1738 §6 warns of it
 
@@ -38,6 +38,9 @@ def _port_risks(src, url, login):
     pos = src.text.find(':', at + 1 if at >= 0 else i, j) + 1
     default = DEFAULT_PORTS.get(src.scheme)
     why = f"the {src.scheme} default is {default}" if default else f"{src.scheme} has no default port"
+    if port > 65535:     # RFC 793: a TCP port is 16 bits; a larger number names no port (some clients wrap it modulo 65536)
+        return (Risk('port-range', pos, f"port {str(port)[:20]} is not a TCP port (0-65535): a client that wraps it modulo 65536 "
+                     f"would connect to port {port % 65536}; retrieve refuses it"),)
     if port < 1024:
         return (Risk('reserved-port', pos, f"port {port} is in the reserved range (< 1024), where other protocols' "
                      f"servers listen; {why}: the request may be read as commands of another protocol"),)
@@ -67,6 +70,15 @@ def _control_risks(src):
                         f"a command line of a line-based protocol (telnet, ftp, gopher, nntp, smtp, http) and inject another"))
     return tuple(out)
 
+# RFC 1738 §3.4.9: an ASK block is sent as extra request lines; §6: a URL can make a retrieval "cause a possibly damaging remote operation"
+def _ask_risks(src):
+    "A gopher URL's Gopher+ ASK block: lines of the URL's choosing sent to its host and port"
+    if src.scheme != 'gopher': return ()
+    _, ask = _gopher_syntax(src)
+    if ask < 0: return ()
+    return (Risk('gopher-ask', ask, "a Gopher+ ASK block (RFC 1738 §3.4.9): retrieving it sends several request lines of the "
+                 "URL's choosing to its host and port (to another protocol's server, extra commands); retrieve sends it only with allow_ask=True"),)
+
 # %% ../nbs/25_security.ipynb #62931dbe
 # RFC 1738 §6: "The use of URLs containing passwords that should be secret is clearly unwise"
 def _password_risks(src, url, login):
@@ -83,5 +95,5 @@ def risks(url:str,         # a URL, optionally `url:`-prefixed or written `<URL:
     _need_str(url, 'url')
     src, parsed = split_url(url, rfc), parse_url(url, rfc)
     login = _login(src)
-    found = _port_risks(src, parsed, login) + _control_risks(src) + _password_risks(src, parsed, login)
+    found = _port_risks(src, parsed, login) + _control_risks(src) + _ask_risks(src) + _password_risks(src, parsed, login)
     return tuple(sorted(found, key=lambda r: (r.position, r.kind)))

@@ -30,7 +30,7 @@ URL_CHARS = ''.join(sorted(set(ALPHA + DIGIT + SAFE_URL + EXTRA + RFC1738_EXTRA 
 @lru_cache(maxsize=64)
 def _run_re(allowed:str, escapes:bool=True):
     "A regex matching a run of `allowed` characters and (if `escapes`) `%XX` escapes (no backtracking: `%` is never in `allowed`)"
-    return re.compile(f"(?:{_cls(allowed.replace('%', ''))}|%{_cls(HEX)}{{2}})*" if escapes else f"{_cls(allowed.replace('%', ''))}*")
+    return re.compile(f"(?:{_cls(allowed.replace('%', ''))}++|%{_cls(HEX)}{{2}})*+" if escapes else f"{_cls(allowed.replace('%', ''))}*+")   # possessive: no saved state per character
 
 # %% ../../nbs/09_specific_schemes.ipynb #6178c6f1
 # RFC 1630 fragmentaddress  uri [ # fragmentid ]; the scheme-specific part is what follows `scheme :`
@@ -277,7 +277,7 @@ def _fast_generic(text:str, scheme:str, start:int) -> Optional[GenericURL]:
 class IPURL(SchemeURL):
     "Base of the IP-based schemes: RFC 1738 §3.1 `//<user>:<password>@<host>:<port>`"
     user: Optional[str]       # decoded user name; `None` when absent, `''` when void (`ftp://@h/`)
-    password: Optional[str]   # decoded password; `None` when absent, `''` when void (`ftp://u:@h/`)
+    password: Optional[str] = field(repr=False)   # decoded password; `None` when absent, `''` when void; never in the repr (RFC 1738 §6)
     host: str                 # the host name or number as written (`''` only for a void `file:` host)
     port: Optional[int]       # the port as written, `None` when absent
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Optional, Tuple
-from ..errors import URIError, URISyntaxError
+from ..errors import URIError, URISyntaxError, URIEncodingError, _need_str
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from ..encoding import unescape
 from . import SchemeURL, Source, register_scheme, parse_url, _check_host, _register, _run, _HOST_RE, _FRAGMENT_RE
@@ -70,19 +70,40 @@ FileURL.is_local = property(_is_local)
 # RFC 1630 "file": the client converts the file URL into a file name in the local file name conventions
 _SEPS = {"posix": "/", "windows": "\\/", "vms": "[]:/"}     # characters a decoded level may not hold
 
+def _decode_level(text:str, start:int, end:int, encoding:str) -> str:
+    "The level `text[start:end]`, its `%XX` escapes decoded as octets, the octets as `encoding`; `URIEncodingError` where they are not"
+    octets, where, k = bytearray(), [], start
+    while k < end:
+        if text[k] == '%': octets.append(int(text[k + 1:k + 3], 16)); where.append(k); k += 3
+        else: octets += text[k].encode('latin-1'); where.append(k); k += 1
+    try: return octets.decode(encoding)
+    except UnicodeDecodeError as e:
+        raise URIEncodingError(f"the octets of this level are not {encoding} (pass encoding='latin-1' for one character per octet)",
+                               text, where[e.start] if e.start < len(where) else start, 'file-path') from None
+    except UnicodeError as e:
+        raise URIEncodingError(f"this level cannot be decoded as {encoding}: {e}", text, start, 'file-path') from None
+
 def _to_local_path(self:FileURL,
                    style:Optional[str]=None,  # "posix", "windows" or "vms"; `None`: the running system's
+                   encoding:str="utf-8",      # how a level's octets become a file name: "utf-8" (as file systems expect) or "latin-1"
                   ) -> str:
-    "The local file name of this URL; `URIError` if the file is on another host or a level cannot be named"
+    "The local file name of this URL; `URIError` if the file is on another host, or a level cannot be named or would leave its directory"
     style = style or ("windows" if os.name == "nt" else "posix")
     if style not in _SEPS: raise ValueError(f"style must be one of {sorted(_SEPS)}, not {style!r}")
+    _need_str(encoding, 'encoding')
+    try: b''.decode(encoding)
+    except LookupError: raise ValueError(f"encoding must be a text encoding such as 'utf-8' or 'latin-1', not {encoding[:40]!r}") from None
     if not self.is_local:
         raise URIError(f"the file is on host {self.host!r}, not this machine; its path cannot be used here", self.text, len(self.scheme) + 3, 'file-host')
-    segs, pos = self.segments, len(self.scheme) + 3 + len(self.host)     # pos: the path's "/" in `text`
-    for k, (s, raw) in enumerate(zip(segs, self.path[1:].split('/'))):
-        if '\0' in s or any(c in s for c in _SEPS[style]):
-            raise URIError(f"the level {s!r} cannot be a {style} file name", self.text, pos + 1, 'file-path')
-        pos += len(raw) + 1
+    t = self.text; pos = t.find('//') + 2 + len(self.host) + 1            # the first level, after the path's "/"
+    segs = []
+    for raw in self.path[1:].split('/'):
+        s = _decode_level(t, pos, pos + len(raw), encoding)
+        if '\0' in s or any(c in s for c in _SEPS[style] + '\\'):
+            raise URIError(f"the level {s[:40]!r} holds a separator or NUL: it cannot be one {style} file name", t, pos, 'file-path')
+        if s in ('.', '..'):    # RFC 1630 "file": the levels name directories; '.' and '..' name none, and '..' would leave them
+            raise URIError(f"the level {s!r} names no directory: a file: URL's levels cannot step out of the directories they name", t, pos, 'file-path')
+        segs.append(s); pos += len(raw) + 1
     if style == "posix": return "/" + "/".join(segs)
     if style == "windows":
         if len(segs[0]) == 2 and segs[0][0].isalpha() and segs[0][1] in ':|': return segs[0][0] + ":\\" + "\\".join(segs[1:])

@@ -72,7 +72,41 @@ def _line(self, what, value, allow_crlf=False):
 
 # %% ../../nbs/12_gopher.ipynb #93fe93cb
 # RFC 1738 §3.4.9: +%091%0D%0A+-1%0D%0A<ask_item1_value>%0D%0A…%0D%0A.%0D%0A
-_ASK_HEAD, _ASK_TAIL = "+\t1\r\n", "\r\n.\r\n"
+_ASK_HEAD, _ASK_DATA, _ASK_TAIL = "+\t1\r\n", "+-1\r\n", "\r\n.\r\n"
+
+def _plus_start(self:GopherURL) -> int:
+    "Index in `text` of the Gopher+ string (after the second `%09`)"
+    t = self.text; u = t.upper()
+    k = t.find('/', t.find('//') + 2) + 1
+    k += 3 if t.startswith('%', k) else 1                          # the gtype, maybe escaped
+    return u.find('%09', u.find('%09', k) + 3) + 3
+
+def _ask_block(self:GopherURL) -> Optional[int]:
+    "Index in `text` of this URL's Gopher+ ASK block (RFC 1738 §3.4.9), or `None` if it has none"
+    g = self.gopher_plus
+    return _plus_start(self) if g is not None and g.startswith(_ASK_HEAD) else None
+
+GopherURL.ask_block = property(_ask_block)
+
+def _ask_lines(self:GopherURL) -> str:
+    "The ASK block, checked line by line: only §3.4.9's CR LFs end lines; no value holds CR, LF, NUL or is a lone `.`"
+    g, t, p = self.gopher_plus, self.text, _plus_start(self)
+    if not g.endswith(_ASK_TAIL) or not g.startswith(_ASK_HEAD + _ASK_DATA[:-2]):
+        raise URIError("a Gopher+ ASK block is +%091%0D%0A+-1%0D%0A, the values each ending in %0D%0A, then .%0D%0A (RFC 1738 §3.4.9)",
+                       t, p, 'gopher+_string')
+    pos, k = [], p                                                  # pos[i]: where g[i] is written in `text`
+    for _ in g: pos.append(k); k += 3 if t[k] == '%' else 1
+    lines, start = [], 0
+    for i in range(len(g)):                                         # split at CR LF only; a lone CR or LF, or a NUL, is refused
+        if g.startswith('\r\n', i): lines.append((start, i)); start = i + 2
+        elif g[i] in '\r\n\0' and not (g[i] == '\n' and i and g[i - 1] == '\r'):
+            raise URIError(f"an ASK value holds {g[i]!r}: only the CR LF that ends each value may be sent (RFC 1738 §3.4.9, §6)",
+                           t, pos[i], 'gopher+_string')
+    for a, b in lines[2:-1]:                                        # the values, between the +-1 line and the '.' line
+        if g[a:b] == '.':
+            raise URIError("an ASK value '.' would end the form early: the lines after it would be sent as extra requests (RFC 1738 §6)",
+                           t, pos[a], 'gopher+_string')
+    return g
 
 def _request(self:GopherURL) -> str:
     "The exact string sent to the server: selector, TAB + search, TAB + Gopher+ string, CR LF (RFC 1738 §3.4)"
@@ -81,10 +115,10 @@ def _request(self:GopherURL) -> str:
     s = _line(self, "search", self.search)
     g = self.gopher_plus
     if g is None: return f"{sel}\t{s}\r\n"
-    if g.startswith(_ASK_HEAD):                                   # §3.4.9: an ASK block, sent as written
+    if g.startswith(_ASK_HEAD):                                   # §3.4.9: an ASK block, sent as written, line by line checked
         if not g.endswith(_ASK_TAIL):
             raise URIError("a Gopher+ ASK block (+%091%0D%0A...) ends with %0D%0A.%0D%0A", self.text, len(self.text), 'gopher+_string')
-        return sel + "\t" + (s + "\t" if s else "") + _line(self, "Gopher+ ASK block", g, allow_crlf=True)
+        return sel + "\t" + (s + "\t" if s else "") + _ask_lines(self)
     return f"{sel}\t{s}\t{_line(self, 'Gopher+ string', g)}\r\n"
 
 GopherURL.request = _request
