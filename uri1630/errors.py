@@ -6,7 +6,7 @@
 __all__ = ['URIError', 'URISyntaxError', 'URIEncodingError']
 
 # %% ../nbs/00_errors.ipynb #debae04d
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 class URIError(ValueError):
     "Root of every error uri1630 raises for bad input: `message`, `text`, `position` and `rule`"
@@ -46,7 +46,7 @@ def _need_str(text:Any, name:str='text') -> str:
     return text
 
 # %% ../nbs/00_errors.ipynb #9cdbb14f
-def error_at(f, *a, **k) -> tuple:
+def error_at(f:Callable[..., object], *a:Any, **k:Any) -> tuple[Optional[int], Optional[str]]:
     "The `(position, rule)` of the `URISyntaxError` that `f(*a, **k)` raises; `AssertionError` if it raises none"
     try: f(*a, **k)
     except URISyntaxError as e: return (e.position, e.rule)
