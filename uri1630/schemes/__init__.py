@@ -191,10 +191,10 @@ _Fast = Callable[[str, str, int], Optional[SchemeURL]]     # a scheme's fast pat
 
 class SchemeEntry(NamedTuple):
     "All the edition knows of one scheme, in one registry entry: how to parse it, how to retrieve it, what it risks"
-    parser: Optional[_Parser] = None     # reads a `Source`, returns a `SchemeURL`
+    parser: Optional[_Parser] = None                         # reads a `Source`, returns a `SchemeURL`
     retrieval: Optional[Callable[[Any, Any], bytes]] = None  # (url object, options) -> bytes; `None` where no access algorithm is implemented
-    risks: Optional[Callable[[Any], Any]] = None      # url object -> the risks of using it; `None` where the slice names none
-    fast: Optional[_Fast] = None       # (text, scheme, start) -> `SchemeURL`, or `None` to let `parser` read (and reject) it
+    risks: Optional[Callable[[Any], Any]] = None             # url object -> the risks of using it; `None` where the slice names none
+    fast: Optional[_Fast] = None                             # (text, scheme, start) -> `SchemeURL`, or `None` to let `parser` read (and reject) it
 
 _V = TypeVar('_V')
 class _Registry(dict[str, _V]):
