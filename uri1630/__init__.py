@@ -5,9 +5,15 @@ exported from the notebooks in nbs/. Nothing is imported until it is first used 
 grammar, no regex and no socket): `uri1630.parse_url` imports `uri1630.schemes` on first access. The command
 line lives in `uri1630.cli`, the widgets in `uri1630.widgets`. The scheme modules moved to `uri1630.schemes.<name>`;
 their old names (`uri1630.scheme_http`, ...) still import, with a `DeprecationWarning`, for one release."""
+from __future__ import annotations   # annotations are for mypy only: not evaluated, so `typing` is not imported
 # `__version__` is (re)written in place by nbdev_export from settings.ini (put_version_in_init)
 __version__ = "0.2.0"
 import sys as _sys
+from importlib.machinery import ModuleSpec as _ModuleSpec   # both already loaded by the interpreter
+from types import ModuleType as _ModuleType
+TYPE_CHECKING = False
+if TYPE_CHECKING: from typing import Any
+del TYPE_CHECKING
 
 # module (relative to this package) -> the names of its `__all__`, in the order the star-imports used to run
 _EXPORTS = {
@@ -44,14 +50,14 @@ _WHERE = {n: m for m, names in _EXPORTS.items() for n in names.split()}   # publ
 _MOVED = {f'{__name__}.scheme_{s}': f'{__name__}.schemes.{s}' for s in
           'file ftp further gopher http mailto mid news prospero telnet urn wais'.split()}
 
-def _import(mod:str):
+def _import(mod:str) -> _ModuleType:
     "Import `uri1630.<mod>` (and, for a scheme module, every built-in scheme, so that `SCHEMES` is complete)"
     from importlib import import_module
     m = import_module(f'{__name__}.{mod}')
     if mod.startswith('schemes'): import_module(f'{__name__}.schemes')._load_builtins()
     return m
 
-def __getattr__(name:str):
+def __getattr__(name:str) -> Any:   # Any: the names are resolved at run time
     "Import on first use: a public name from its module, a submodule, or a moved module (with a warning)"
     if name == '__all__':
         g = globals()
@@ -67,29 +73,32 @@ def __getattr__(name:str):
         return import_module(f'{__name__}.{name}')
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-def __dir__(): return sorted(set(globals()) | set(_WHERE))
+def __dir__() -> list[str]: return sorted(set(globals()) | set(_WHERE))
 
 class _MovedFinder:
     "Finds the modules that moved (`uri1630.scheme_http` -> `uri1630.schemes.http`): the same module object, and a `DeprecationWarning`"
     @classmethod
-    def find_spec(cls, fullname, path=None, target=None):
+    def find_spec(cls, fullname:str, path:object=None, target:object=None) -> _ModuleSpec | None:
         new = _MOVED.get(fullname)
         if new is None: return None
         import warnings
         from importlib.util import spec_from_loader
         warnings.warn(f"{fullname} is deprecated: import {new} (the old name goes in the next release)", DeprecationWarning, stacklevel=2)
-        return spec_from_loader(fullname, cls, origin=new)
+        # the class itself is the loader (static `create_module`/`exec_module`, PEP 451); typeshed's LoaderProtocol
+        # also asks for the legacy `load_module`, which the import system never calls when `exec_module` exists
+        return spec_from_loader(fullname, cls, origin=new)  # type: ignore[arg-type]
     @staticmethod
-    def create_module(spec):
+    def create_module(spec:_ModuleSpec) -> _ModuleType:
         from importlib import import_module
+        assert spec.origin is not None   # `find_spec` always sets it to the new name
         return import_module(spec.origin)
     @staticmethod
-    def exec_module(module): pass
+    def exec_module(module:_ModuleType) -> None: pass
 
-class _Package(type(_sys)):
+class _Package(_ModuleType):
     "This package: the import system binds each submodule to its name here, except where the API exports that name (`retrieve`)"
-    def __setattr__(self, name, value):
-        if name in _WHERE and isinstance(value, type(_sys)): return   # `uri1630.retrieve` stays the function
+    def __setattr__(self, name:str, value:object) -> None:
+        if name in _WHERE and isinstance(value, _ModuleType): return   # `uri1630.retrieve` stays the function
         super().__setattr__(name, value)
 
 _sys.modules[__name__].__class__ = _Package

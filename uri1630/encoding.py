@@ -9,7 +9,7 @@ __all__ = ['ALNUM', 'ESCAPE_SAFE', 'LEVELS', 'escape', 'unescape', 'reserved_set
 # %% ../nbs/06_encoding.ipynb #f35d11b1
 import re
 from types import MappingProxyType
-from typing import Any, NamedTuple, NoReturn, Optional, Union, Iterable
+from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
 from .errors import URIError, URISyntaxError, URIEncodingError, _need_str
 from functools import lru_cache
 from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, describe_char, _cls
@@ -144,7 +144,7 @@ def _convert(s:str, off:int, level:Level, R:frozenset[str], encoding:str, text:s
         i += k
     return ''.join(out)
 
-def _escape_unit(s:str, i:int, off:int, utf8:bool, R:frozenset, allows, text:str) -> tuple:
+def _escape_unit(s:str, i:int, off:int, utf8:bool, R:frozenset[str], allows:Callable[[str], bool], text:str) -> tuple[int, str, str]:
     "The escape at `s[i]` (with `utf8`, the whole UTF-8 sequence of escapes it starts): (its length, what it becomes, why)"
     if i + 2 >= len(s) or s[i+1] not in HEX or s[i+2] not in HEX: _bad_escape(text, off + i)
     b, k = int(s[i+1:i+3], 16), 3
@@ -155,7 +155,7 @@ def _escape_unit(s:str, i:int, off:int, utf8:bool, R:frozenset, allows, text:str
     if d is not None and d in R: return k, esc, 'kept encoded: reserved, it would change meaning if decoded'
     return k, esc, 'kept encoded: not allowed unencoded at this level'
 
-def _utf8_escapes(s:str, i:int, b:int) -> tuple:
+def _utf8_escapes(s:str, i:int, b:int) -> tuple[Optional[str], int]:
     "(the character, the length) of the UTF-8 sequence of escapes at `s[i]` that starts with byte `b` >= 0x80; (None, 3) if it is none"
     need = 2 if 0xc0 <= b < 0xe0 else 3 if 0xe0 <= b < 0xf0 else 4 if 0xf0 <= b < 0xf8 else 1
     raw = s[i:i+3*need]
@@ -163,7 +163,7 @@ def _utf8_escapes(s:str, i:int, b:int) -> tuple:
     except URIError: d = None
     return (d, 3*need) if d is not None and len(d) == 1 else (None, 3)
 
-def _char_unit(c:str, pos:int, R:frozenset, allows, encoding:str, text:str) -> tuple:
+def _char_unit(c:str, pos:int, R:frozenset[str], allows:Callable[[str], bool], encoding:str, text:str) -> tuple[int, str, str]:
     "The character `c` (at `pos` in `text`): (1, what it becomes, why)"
     if c in R: return 1, c, 'kept: reserved character in its reserved role'
     if allows(c): return 1, c, 'kept: allowed at this level'
@@ -183,7 +183,7 @@ def _convert_path(path:str, off:int, level:Level, R:frozenset[str], encoding:str
         pos += len(seg) + 1
     return '/'.join(out)
 
-def _convert_segment(seg, pos, level, R, encoding, text, trace):
+def _convert_segment(seg:str, pos:int, level:Level, R:frozenset[str], encoding:str, text:str, trace:Optional[list[tuple[str, str, int, str]]]) -> str:
     "One path segment: a dot segment kept as it is (an encoded one stays encoded: it is data), any other brought to `level`"
     if seg in _DOTSEG or ('%' in seg and seg.replace('%2E', '.').replace('%2e', '.') in _DOTSEG):
         o = seg if '%' not in seg else '%2E' * len(seg.replace('%2E', '.').replace('%2e', '.'))
@@ -322,7 +322,7 @@ def _comparable(uri:Union[str, URI], encoding:str, reserved:str, scheme_aware:bo
 # RFC 1738 §3.2-3.11: "If :<port> is omitted, the port defaults to N" (the same table as `DEFAULT_PORTS` in uri1630.schemes)
 _PORTS = {"ftp": 21, "http": 80, "gopher": 70, "nntp": 119, "telnet": 23, "wais": 210, "prospero": 1525}
 
-def _site_form(s):
+def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
     "`(text, changes)`: canonical `s` with RFC 1738's site rules applied (host in lower case, default port dropped, http's omitted '/')"
     c = s.find(':')
     if c <= 0 or not s.startswith('//', c + 1): return s, ()
@@ -331,13 +331,14 @@ def _site_form(s):
     at = s.rfind('@', i, e) + 1 or i
     p = s.rfind(':', at, e)
     host, port = (s[at:p], s[p+1:e]) if p >= 0 else (s[at:e], None)
-    changes, out = [], s[:at] + host.lower()
+    changes:list[str] = []
+    out = s[:at] + host.lower()
     if host != host.lower(): changes.append('host-case')
     if port is not None:
         if port.isdigit() and port.isascii() and int(port) == _PORTS.get(scheme): changes.append('default-port')
         else: out += ':' + port
     rest = s[e:]
-    if scheme == 'http' and rest[:1] in ('', '#'): rest, _ = '/' + rest, changes.append('void-path')
+    if scheme == 'http' and rest[:1] in ('', '#'): rest = '/' + rest; changes.append('void-path')
     return out + rest, tuple(changes)
 
 def equivalent(a:Union[str, URI],       # one URI or partial form
@@ -420,7 +421,7 @@ def compare(a:Union[str, URI],       # one URI or partial form
     "Compare `a` and `b` at the same encoding level, part by part, with a reason for every difference"
     ra, rb = parse(_uri_text(a, 'a')), parse(_uri_text(b, 'b'))
     sa, sb = canonical(a, encoding, reserved), canonical(b, encoding, reserved)
-    site: tuple = ()
+    site: tuple[Reason, ...] = ()
     if scheme_aware:
         (sa, ka), (sb, kb) = _site_form(sa), _site_form(sb)
         site = tuple(Reason('path', k, _SITE_WHY[k]) for k in sorted(set(ka) ^ set(kb), key=list(_SITE_WHY).index))

@@ -7,7 +7,7 @@ __all__ = ['URIError', 'URISyntaxError', 'URIEncodingError']
 
 # %% ../nbs/00_errors.ipynb #debae04d
 import re
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 _LOGIN_PASSWORD = re.compile(r'//[^/?#@:\s]*:([^/?#@\s]*)@')
 
@@ -57,7 +57,7 @@ def _need_str(text:Any, name:str='text') -> str:
     return text
 
 # %% ../nbs/00_errors.ipynb #9cdbb14f
-def error_at(f, *a, **k) -> tuple:
+def error_at(f:Callable[..., object], *a:Any, **k:Any) -> tuple[Optional[int], Optional[str]]:
     "The `(position, rule)` of the `URISyntaxError` that `f(*a, **k)` raises; `AssertionError` if it raises none"
     try: f(*a, **k)
     except URISyntaxError as e: return (e.position, e.rule)

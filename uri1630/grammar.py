@@ -165,7 +165,7 @@ def _diagnose(g:GenericGrammar, text:str, partial:bool) -> NoReturn:
         _scan_chars(text, h+1, n, g.x_offender, 'xalpha')
     raise AssertionError(f"internal: recogniser and scanner disagree on {text!r}")  # never reached when they agree
 
-def _diagnose_scheme(g, text, pend, partial) -> int:
+def _diagnose_scheme(g:GenericGrammar, text:str, pend:int, partial:bool) -> int:
     "Check `scheme :` (or its absence in a partial form) before `pend`; the index where the path starts"
     n, c = len(text), text.find(':', 0, pend)
     if c >= 0 and text.find('/', 0, c) < 0:                      # scheme :
@@ -180,7 +180,7 @@ def _diagnose_scheme(g, text, pend, partial) -> int:
             else "a URI must start with a scheme name and ':' (before any '/'); this is a partial form")
     _fail(text, j, 'scheme', what)
 
-def _diagnose_path(g, text, i, pend):
+def _diagnose_path(g:GenericGrammar, text:str, i:int, pend:int) -> None:
     "Check the path `text[i:pend]`: with long and void segments a flat run of xpalphas and `/`, scanned in one jump"
     if g.long_segments and g.void_segments and g.colon_in_path:
         i = _scan_chars(text, i, pend, g.path_offender, 'xpalpha', "in a path")
@@ -194,7 +194,7 @@ def _diagnose_path(g, text, i, pend):
         if seg > 2 and not g.long_segments: _fail(text, i, 'xpalphas', "a path segment longer than two characters is not derivable from 'xpalphas  xpalpha [ xpalpha ]'")
         i += step
 
-def _path_char(g, text, i, pend) -> int:
+def _path_char(g:GenericGrammar, text:str, i:int, pend:int) -> int:
     "The length of the `xpalpha` (a character or an escape) at `i` of a path, or raise"
     ch = text[i]
     if ch == '%': return _check_escape(text, i, pend, g.future_escapes)
@@ -202,7 +202,7 @@ def _path_char(g, text, i, pend) -> int:
     if ch == ':': _fail(text, i, 'xpalpha', "':' (reserved) is not allowed in a path by the printed BNF")
     _fail(text, i, 'xpalpha', f"{describe_char(ch)} is not allowed in a path")
 
-def _diagnose_search(g, text, q, uend):
+def _diagnose_search(g:GenericGrammar, text:str, q:int, uend:int) -> None:
     "Check the search after the `?` at `q`: a bad character before the first void word, that word, a void end"
     plus = q + 1 if text.startswith('+', q + 1) else text.find('++', q + 1, uend) + 1 or uend
     j = _first_offender(text, q + 1, plus, g.search_offender)

@@ -9,9 +9,9 @@ __all__ = ['DISAGREEMENTS', 'URLGrammar', 'check_production', 'rfc1630_grammar',
 # %% ../nbs/24_bnf_url.ipynb #b7488e54
 import re, threading
 from importlib import import_module
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple, NoReturn, Optional, Protocol
 from .errors import URIError, URISyntaxError, _need_str
 from .grammar import (ALPHA, DIGIT, HEX, SAFE, SAFE_URL, EXTRA, ALPHANUM2, RFC1738_SAFE, RFC1738_EXTRA,
                              RFC1738_RESERVED, _cls, describe_char, register_grammar, validate, is_valid)
@@ -22,9 +22,10 @@ _HEXSET = frozenset(HEX)
 class _State:
     "The diagnosing matcher's state: the text, and the farthest failure seen so far"
     __slots__ = ('text', 'n', 'far', 'fails', 'stack', 'quiet', 'steps', 'esc')
-    def __init__(self, text):
+    text: str; n: int; far: int; fails: list[tuple[bool, str, str]]; stack: list[str]; quiet: int; steps: int; esc: int
+    def __init__(self, text:str) -> None:
         self.text,self.n,self.far,self.fails,self.stack,self.quiet,self.steps,self.esc = text,len(text),-1,[],[],0,0,-9
-    def fail(self, i, rule, expected, strong=False):
+    def fail(self, i:int, rule:Optional[str], expected:str, strong:bool=False) -> int:
         if self.quiet: return -1
         if strong: self.esc = i                  # a malformed escape: remember its '%'
         if i > self.far: self.far, self.fails = i, []
@@ -35,22 +36,22 @@ class _State:
 class Node:
     "A grammar expression: `regex()` for the recogniser, `match(state, i)` (end or -1) for the diagnosis"
     def regex(self) -> str: raise NotImplementedError
-    def match(self, st, i:int) -> int: raise NotImplementedError
+    def match(self, st:_State, i:int) -> int: raise NotImplementedError
 
 class Chars(Node):
     "One character of `chars`, reported as the production `name`"
-    def __init__(self, name:str, chars:str): self.name,self.chars,self.set = name,chars,frozenset(chars)
-    def regex(self): return _cls(self.chars)
-    def match(self, st, i):
+    def __init__(self, name:str, chars:str) -> None: self.name,self.chars,self.set = name,chars,frozenset(chars)
+    def regex(self) -> str: return _cls(self.chars)
+    def match(self, st:_State, i:int) -> int:
         st.steps += 1
         if i < st.n and st.text[i] in self.set: return i+1
         return st.fail(i, self.name, self.name)
 
 class Lit(Node):
     "A literal (`h t t p : / /`, `\";type=\"`); a mismatch is reported where it starts to differ"
-    def __init__(self, s:str): self.s = s
-    def regex(self): return re.escape(self.s)
-    def match(self, st, i):
+    def __init__(self, s:str) -> None: self.s = s
+    def regex(self) -> str: return re.escape(self.s)
+    def match(self, st:_State, i:int) -> int:
         st.steps += 1
         if st.text.startswith(self.s, i): return i + len(self.s)
         k = 0
@@ -61,8 +62,8 @@ class Lit(Node):
 class Escape(Node):
     "`escape  % hex hex`; a malformed escape is reported at its `%`"
     name = 'escape'
-    def regex(self): return f"%{_cls(HEX)}{{2}}"
-    def match(self, st, i):
+    def regex(self) -> str: return f"%{_cls(HEX)}{{2}}"
+    def match(self, st:_State, i:int) -> int:
         t = st.text; st.steps += 1
         if i < st.n and t[i] == '%':
             if i+3 <= st.n and t[i+1] in _HEXSET and t[i+2] in _HEXSET: return i+3
@@ -71,15 +72,15 @@ class Escape(Node):
 
 class End(Node):
     "The end of the text"
-    def regex(self): return r"\Z"
-    def match(self, st, i): return i if i == st.n else st.fail(i, None, 'end of text')
+    def regex(self) -> str: return r"\Z"
+    def match(self, st:_State, i:int) -> int: return i if i == st.n else st.fail(i, None, 'end of text')
 
 # %% ../nbs/24_bnf_url.ipynb #af0adff4
 class Seq(Node):
     "`a b c`: each in turn"
-    def __init__(self, *xs): self.xs = xs
-    def regex(self): return ''.join(x.regex() for x in self.xs)
-    def match(self, st, i):
+    def __init__(self, *xs:Node) -> None: self.xs = xs
+    def regex(self) -> str: return ''.join(x.regex() for x in self.xs)
+    def match(self, st:_State, i:int) -> int:
         for x in self.xs:
             i = x.match(st, i)
             if i < 0: return -1
@@ -87,9 +88,9 @@ class Seq(Node):
 
 class Alt(Node):
     "`a | b`: the first that matches, atomically (alternatives are made disjoint, or ordered longest first)"
-    def __init__(self, *xs): self.xs = xs
-    def regex(self): return '(?>' + '|'.join(x.regex() for x in self.xs) + ')'
-    def match(self, st, i):
+    def __init__(self, *xs:Node) -> None: self.xs = xs
+    def regex(self) -> str: return '(?>' + '|'.join(x.regex() for x in self.xs) + ')'
+    def match(self, st:_State, i:int) -> int:
         for x in self.xs:
             j = x.match(st, i)
             if j >= 0: return j
@@ -98,17 +99,17 @@ class Alt(Node):
 # %% ../nbs/24_bnf_url.ipynb #2a7f6359
 class Opt(Node):
     "`[ a ]`, possessive"
-    def __init__(self, x): self.x = x
-    def regex(self): return f"(?:{self.x.regex()})?+"
-    def match(self, st, i):
+    def __init__(self, x:Node) -> None: self.x = x
+    def regex(self) -> str: return f"(?:{self.x.regex()})?+"
+    def match(self, st:_State, i:int) -> int:
         j = self.x.match(st, i)
         return j if j >= 0 else i
 
 class Rep(Node):
     "`a [ a … ]` (`min=1`) or `*a` (`min=0`), possessive: right recursion as a loop"
-    def __init__(self, x, min:int=0): self.x,self.min = x,min
-    def regex(self): return f"(?:{self.x.regex()})" + ('++' if self.min else '*+')
-    def match(self, st, i):
+    def __init__(self, x:Node, min:int=0) -> None: self.x,self.min = x,min
+    def regex(self) -> str: return f"(?:{self.x.regex()})" + ('++' if self.min else '*+')
+    def match(self, st:_State, i:int) -> int:
         k = 0
         while True:
             j = self.x.match(st, i)
@@ -119,9 +120,9 @@ class Rep(Node):
 # %% ../nbs/24_bnf_url.ipynb #6f1a5b1d
 class Not(Node):
     "A negative lookahead: matches nothing, and only where `x` does not match"
-    def __init__(self, x): self.x = x
-    def regex(self): return f"(?!{self.x.regex()})"
-    def match(self, st, i):
+    def __init__(self, x:Node) -> None: self.x = x
+    def regex(self) -> str: return f"(?!{self.x.regex()})"
+    def match(self, st:_State, i:int) -> int:
         st.quiet += 1
         try: j = self.x.match(st, i)
         finally: st.quiet -= 1
@@ -129,16 +130,16 @@ class Not(Node):
 
 class Rule(Node):
     "A named production: its name is the rule of errors inside it, and of its regex fragment"
-    def __init__(self, name:str, x:Node): self.name,self.x = name,x
-    def regex(self): return f"(?:{self.x.regex()})"
-    def match(self, st, i):
+    def __init__(self, name:str, x:Node) -> None: self.name,self.x = name,x
+    def regex(self) -> str: return f"(?:{self.x.regex()})"
+    def match(self, st:_State, i:int) -> int:
         st.stack.append(self.name)
         try: return self.x.match(st, i)
         finally: st.stack.pop()
-    def __repr__(self): return f"Rule({self.name!r})"
+    def __repr__(self) -> str: return f"Rule({self.name!r})"
 
 # %% ../nbs/24_bnf_url.ipynb #6eb3afcb
-def _rules(node, out, chars):
+def _rules(node:Node, out:dict[str, Rule], chars:set[str]) -> dict[str, Rule]:
     "Collect the `Rule`s under `node` by name (in order of first appearance), and every character it names"
     if isinstance(node, Rule):
         if node.name in out: return out
@@ -151,25 +152,29 @@ def _rules(node, out, chars):
 # %% ../nbs/24_bnf_url.ipynb #e05d9592
 class URLGrammar:
     "A URL grammar of RFC 1630 or RFC 1738: a recogniser compiled once, and a diagnosing matcher (immutable)"
+    name: str; start: Node; schemes: Mapping[str, Node]; other: bool; prefix: Optional[str]; note: str
+    spec: Optional[tuple[Any, ...]]; alphabet: frozenset[str]; rules: Mapping[str, Rule]; fragments: Mapping[str, str]
+    recogniser: re.Pattern[str]
     def __init__(self,
                  name:str,           # the name `validate(..., grammar=name)` uses
                  start:Node,         # the whole grammar, ending in `End()`
-                 schemes:dict,       # scheme name -> its production (a `Rule`)
+                 schemes:dict[str, Node], # scheme name -> its production (a `Rule`)
                  other:bool=False,   # other schemes are allowed (RFC 1738's `otherurl`)
-                 prefix:str=None,    # an optional prefix (RFC 1630's `prefixedurl`: "url:")
+                 prefix:Optional[str]=None, # an optional prefix (RFC 1630's `prefixedurl`: "url:")
                  note:str='',        # what this variant is
-                 spec:tuple=None):   # (builder name, arguments): how to build it again (equality, pickling)
-        alphabet = set(); rules = _rules(start, {}, alphabet)
+                 spec:Optional[tuple[Any, ...]]=None, # (builder name, arguments): how to build it again (equality, pickling)
+                ) -> None:
+        alphabet:set[str] = set(); rules = _rules(start, {}, alphabet)
         for k, v in dict(name=name, start=start, schemes=MappingProxyType(dict(schemes)), other=other, prefix=prefix,
                          note=note, spec=spec, alphabet=frozenset(alphabet), rules=MappingProxyType(rules),
                          fragments=MappingProxyType({k: r.regex() for k, r in rules.items()}),
                          recogniser=re.compile(start.regex())).items():
             object.__setattr__(self, k, v)
-    def __setattr__(self, k, v): raise AttributeError("a URLGrammar is immutable")
-    def __repr__(self): return f"URLGrammar({self.name!r})"
-    def __eq__(self, other): return self is other or (type(other) is URLGrammar and self.spec is not None and self.spec == other.spec)
-    def __hash__(self): return hash(self.spec) if self.spec is not None else id(self)
-    def __reduce__(self):
+    def __setattr__(self, k:str, v:object) -> None: raise AttributeError("a URLGrammar is immutable")
+    def __repr__(self) -> str: return f"URLGrammar({self.name!r})"
+    def __eq__(self, other:object) -> bool: return self is other or (type(other) is URLGrammar and self.spec is not None and self.spec == other.spec)
+    def __hash__(self) -> int: return hash(self.spec) if self.spec is not None else id(self)
+    def __reduce__(self) -> tuple[Any, ...]:
         if self.spec is None: raise TypeError("a URLGrammar built by hand cannot be pickled; build it with rfc1630_grammar or rfc1738_grammar")
         return (_rebuild_grammar, self.spec)
     def validate(self,
@@ -178,10 +183,10 @@ class URLGrammar:
         "Raise `URISyntaxError` unless `text` is a URL of this grammar (for grammars not in the registry)"
         _check(self)(_need_str(text))
 
-def _rebuild_grammar(builder, *args): return globals()[builder](*args)
+def _rebuild_grammar(builder:str, *args:Any) -> URLGrammar: g:URLGrammar = globals()[builder](*args); return g
 
 # %% ../nbs/24_bnf_url.ipynb #f9884aaf
-def _diagnose(g:URLGrammar, text:str):
+def _diagnose(g:URLGrammar, text:str) -> NoReturn:
     "Raise `URISyntaxError` at the first position where `text` leaves grammar `g`"
     off = len(g.prefix) if g.prefix and text.startswith(g.prefix) else 0
     c = text.find(':', off)
@@ -196,7 +201,7 @@ def _diagnose(g:URLGrammar, text:str):
     if g.start.match(st, 0) == st.n: raise AssertionError(f"internal: recogniser and matcher disagree on {text!r}")
     _raise(g, st, text)
 
-def _raise(g, st, text):
+def _raise(g:URLGrammar, st:_State, text:str) -> NoReturn:
     "Raise the `URISyntaxError` for the farthest failure in `st`, naming a rule"
     if st.esc <= st.far <= st.esc + 2:      # the text goes wrong inside a malformed escape: blame its '%'
         raise URISyntaxError("'%' must be followed by two hexadecimal digits", text, st.esc, 'escape')
@@ -209,13 +214,13 @@ def _raise(g, st, text):
     raise URISyntaxError(what, text, st.far, rule)
 
 # %% ../nbs/24_bnf_url.ipynb #0b54d1bd
-def _check(g:URLGrammar):
+def _check(g:URLGrammar) -> Callable[..., None]:
     "The `check(text, partial)` function `register_grammar` wants, for grammar `g`"
     recognise = g.recogniser.fullmatch
-    def check(text, partial=False):
+    def check(text:str, partial:bool=False) -> None:
         if partial: raise ValueError(f"grammar {g.name!r} has no partial form (relative URLs are not in its BNF)")
         if recognise(text) is None: _diagnose(g, text)
-    check.grammar = g
+    check.grammar = g   # type: ignore[attr-defined]  # an attribute of the function, as in uri1630.grammar
     return check
 
 # %% ../nbs/24_bnf_url.ipynb #b5da35d4
@@ -223,8 +228,8 @@ def _check(g:URLGrammar):
 _NAMES = MappingProxyType({'rfc1630': 'RFC1630', 'rfc1630-as-printed': 'RFC1630_AS_PRINTED',
                            'rfc1738': 'RFC1738', 'rfc1738-as-printed': 'RFC1738_AS_PRINTED'})   # grammar name -> constant
 _all_ = ['RFC1630', 'RFC1630_AS_PRINTED', 'RFC1738', 'RFC1738_AS_PRINTED']   # public, though built on first use
-_BUILD = {}                    # constant -> how to build it (filled below, beside each grammar's BNF)
-_BUILT = {}                    # constant -> the grammar, once built
+_BUILD: dict[str, Callable[[], URLGrammar]] = {}   # constant -> how to build it (filled below, beside each grammar's BNF)
+_BUILT: dict[str, URLGrammar] = {}                 # constant -> the grammar, once built
 _BUILD_LOCK = threading.Lock()
 
 def _grammar(const:str) -> URLGrammar:
@@ -238,14 +243,14 @@ def _grammar(const:str) -> URLGrammar:
 
 class _LazyCheck:
     "The `check(text, partial)` registered for a URL grammar: builds the grammar on its first call"
-    def __init__(self, const:str): self.const, self._check = const, None
+    def __init__(self, const:str) -> None: self.const = const; self._check: Optional[Callable[..., None]] = None
     @property
     def grammar(self) -> URLGrammar: return _grammar(self.const)
     def __call__(self, text:str, partial:bool=False) -> None:
         if self._check is None: self._check = _check(self.grammar)
         self._check(text, partial)
 
-def __getattr__(name:str):
+def __getattr__(name:str) -> Any:   # a URLGrammar, or the mapping of them; Any, as for any module `__getattr__`
     "`RFC1630`, `RFC1738`, ... (and `_URL_GRAMMARS`) are built when first read"
     if name in _BUILD: return _grammar(name)
     if name == '_URL_GRAMMARS': return MappingProxyType({n: _grammar(c) for n, c in _NAMES.items()})
@@ -253,11 +258,11 @@ def __getattr__(name:str):
 
 
 # %% ../nbs/24_bnf_url.ipynb #ded7d875
-_PRODUCTIONS = {}
+_PRODUCTIONS: dict[tuple[str, str], re.Pattern[str]] = {}
 
 def check_production(text:str,               # the whole text the caller passed
                      start:int=0,             # where the span that must be one `production` starts
-                     end:int=None,            # where it ends (`None`: the end of `text`)
+                     end:Optional[int]=None,  # where it ends (`None`: the end of `text`)
                      production:str="url",    # a rule name, e.g. "groupart", "mailbox", "encoded822addr"
                      grammar:str="rfc1630",   # "rfc1630", "rfc1738" or an `-as-printed` variant
                     ) -> None:
@@ -277,7 +282,7 @@ def check_production(text:str,               # the whole text the caller passed
     _raise(g, st, text)
 
 # %% ../nbs/24_bnf_url.ipynb #6eb456c5
-def _mailform(x, xnoat, esc, alpha, host_start, host, name):
+def _mailform(x:Node, xnoat:Node, esc:Node, alpha:Node, host_start:Node, host:Node, name:str) -> Rule:
     "`xalphas @ host`, deterministically: up to the first `@` (after the first character) that starts a host"
     y = Alt(xnoat, esc, Seq(Lit('@'), Not(host_start)))
     return Rule(name, Seq(x, Rep(y), Lit('@'), host))
@@ -304,7 +309,7 @@ def rfc1630_grammar(name:str="rfc1630",                 # the grammar's name (fo
                       spec=('rfc1630_grammar', name, safe, fragment, void_segments, ftp_type, gopher_void_type, file_scheme))
 
 # %% ../nbs/24_bnf_url.ipynb #b1a788f0
-def _rfc1630_characters(safe):
+def _rfc1630_characters(safe:str) -> dict[str, Any]:
     "The character productions of RFC 1630's URL BNF, p. 26"
     esc = Escape()
     xchars = ALPHA + DIGIT + safe + EXTRA
@@ -317,7 +322,7 @@ def _rfc1630_characters(safe):
                 alphanums=Rule('alphanums', Rep(Chars('alphanum', ALPHA+DIGIT), 1)))
 
 # %% ../nbs/24_bnf_url.ipynb #7a46bcf6
-def _rfc1630_hosts(C):
+def _rfc1630_hosts(C:dict[str, Any]) -> dict[str, Rule]:
     "`login`, `hostport`, `host`, `hostname`, `hostnumber`, `port`, `user`, `password` (RFC 1630, p. 25)"
     ialpha, digits, dot = C['ialpha'], C['digits'], Lit('.')
     hostname = Rule('hostname', Seq(ialpha, Rep(Seq(dot, ialpha))))
@@ -331,7 +336,7 @@ def _rfc1630_hosts(C):
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
 # %% ../nbs/24_bnf_url.ipynb #52b70420
-def _rfc1630_paths(C, void_segments):
+def _rfc1630_paths(C:dict[str, Any], void_segments:bool) -> dict[str, Rule]:
     "`path`, `segment`, `search`, `fragmentid` (RFC 1630, pp. 25–26)"
     xpalpha, slash = C['xpalpha'], Lit('/')
     segment = Rule('segment', C['xpalphas'])
@@ -346,9 +351,16 @@ def _rfc1630_paths(C, void_segments):
 _SLICES_1630 = ('http', 'ftp', 'file', 'telnet', 'gopher', 'mailto', 'mid', 'news', 'further', 'wais', 'prospero')
 _SLICES_1738 = ('ftp', 'file', 'http', 'gopher', 'mailto', 'news', 'further', 'telnet', 'wais', 'prospero')
 
-def _slice(name:str): return import_module(f"uri1630.schemes.{name}")
+class _Combinators(Protocol):
+    "`G`, as a scheme's `_bnf_rfc1630`/`_bnf_rfc1738` uses it: this module's combinators, `ALPHA`, `DIGIT` and `_mailform`"
+    ALPHA: str; DIGIT: str
+    Chars: type[Chars]; Lit: type[Lit]; End: type[End]; Seq: type[Seq]; Alt: type[Alt]; Opt: type[Opt]; Rep: type[Rep]
+    Not: type[Not]; Rule: type[Rule]
+    _mailform: Callable[[Node, Node, Node, Node, Node, Node, str], Node]
 
-def _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_type):
+def _slice(name:str) -> ModuleType: return import_module(f"uri1630.schemes.{name}")
+
+def _rfc1630_productions(safe:str, fragment:bool, void_segments:bool, ftp_type:bool, gopher_void_type:bool) -> dict[str, Any]:
     "Every production of RFC 1630's URL BNF, by name: the shared ones here, each scheme's from its module"
     C = _rfc1630_characters(safe); H = _rfc1630_hosts(C); P = {**C, **H, **_rfc1630_paths(C, void_segments)}
     P['xnoat'] = Chars('xalpha', P['xchars'].replace('@', ''))     # an xalpha other than "@": for `xalphas @ host`
@@ -365,17 +377,17 @@ register_grammar('rfc1630', _LazyCheck('RFC1630'))
 register_grammar('rfc1630-as-printed', _LazyCheck('RFC1630_AS_PRINTED'))
 
 # %% ../nbs/24_bnf_url.ipynb #79d1efaf
-def _rfc1738_characters():
+def _rfc1738_characters() -> dict[str, Any]:
     "The character productions of RFC 1738 §5"
     esc = Escape()
     U = ALPHA + DIGIT + RFC1738_SAFE + RFC1738_EXTRA                # unreserved
-    uchars = lambda name, more: Rep(Alt(Chars(name, U + more), esc))   # *[ uchar | more… ]
+    uchars: Callable[[str, str], Node] = lambda name, more: Rep(Alt(Chars(name, U + more), esc))   # *[ uchar | more… ]
     xchar = Rule('xchar', Alt(Chars('xchar', U + RFC1738_RESERVED), esc))
     return dict(escape=esc, U=U, uchars=uchars, xchar=xchar, uchar=Rule('uchar', Alt(Chars('uchar', U), esc)),
                 alpha=Chars('alpha', ALPHA), digits=Rule('digits', Rep(Chars('digit', DIGIT), 1)))
 
 # %% ../nbs/24_bnf_url.ipynb #30f3e452
-def _rfc1738_hosts(C):
+def _rfc1738_hosts(C:dict[str, Any]) -> dict[str, Rule]:
     "`login` … `hostnumber` of RFC 1738 §5, with `domainlabel`/`toplabel` made deterministic"
     ad, dot, digits = Chars('alphadigit', ALPHA+DIGIT), Lit('.'), C['digits']
     inner = Rep(Seq(Rep(Lit('-')), ad))                              # *[ *"-" alphadigit ]
@@ -389,12 +401,12 @@ def _rfc1738_hosts(C):
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
 # %% ../nbs/24_bnf_url.ipynb #2af3d8f8
-def _rfc1738_productions():
+def _rfc1738_productions() -> tuple[dict[str, Any], dict[str, Node]]:
     "Every scheme production of RFC 1738 §5, by scheme name: the shared ones here, each scheme's from its module"
     C = _rfc1738_characters(); P = {**C, **_rfc1738_hosts(C)}
     P['search'] = Rule('search', C['uchars']('search', ';:@&='))          # http, gopher and wais share it
     P['path_of'] = lambda name, seg: Rule(name, Seq(seg, Rep(Seq(Lit('/'), seg))))   # name = seg *[ "/" seg ]
-    G, S = SimpleNamespace(**globals()), {}
+    G = SimpleNamespace(**globals()); S: dict[str, Node] = {}
     for s in _SLICES_1738: _slice(s)._bnf_rfc1738(G, P, S)
     return P, S
 
@@ -412,7 +424,7 @@ def rfc1738_grammar(name:str="rfc1738",                 # the grammar's name (fo
     if other_excludes_predefined:
         other = Rule('otherurl', Seq(Not(Seq(Alt(*(Lit(s) for s in order)), Lit(':'))), generic))
         url = Rule('url', Alt(*(S[s] for s in order), other))
-        start = Seq(url, End())
+        start: Node = Seq(url, End())
     else:
         url = Rule('url', Alt(*(Seq(S[s], End()) for s in order), Seq(Rule('otherurl', generic), End())))
         start = url

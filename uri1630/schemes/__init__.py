@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from importlib import import_module
 from types import MappingProxyType
-from typing import NamedTuple, Optional, Callable
+from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar
 from ..errors import URIError, URISyntaxError, _need_str
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, _many, ESCAPE_RE, RFC1738_UNRESERVED
 from ..encoding import unescape
@@ -28,7 +28,7 @@ DEFAULT_PORTS = MappingProxyType({
 URL_CHARS = ''.join(sorted(set(ALPHA + DIGIT + SAFE_URL + EXTRA + RFC1738_EXTRA + ";/?:@=&")))
 
 @lru_cache(maxsize=64)
-def _run_re(allowed:str, escapes:bool=True):
+def _run_re(allowed:str, escapes:bool=True) -> re.Pattern[str]:
     "A regex matching a run of `allowed` characters and (if `escapes`) `%XX` escapes (no backtracking: `%` is never in `allowed`)"
     return re.compile(f"(?:{_cls(allowed.replace('%', ''))}++|%{_cls(HEX)}{{2}})*+" if escapes else f"{_cls(allowed.replace('%', ''))}*+")   # possessive: no saved state per character
 
@@ -52,9 +52,24 @@ class Source(NamedTuple):
     def fail(self,
              pos:int,      # index in `text` of the offending character
              rule:str,     # the grammar production or RFC rule that failed
-             message:str): # what went wrong, in words
+             message:str, # what went wrong, in words
+            ) -> NoReturn:
         "Raise `URISyntaxError(message)` at index `pos` of `text`, naming `rule`"
         raise URISyntaxError(message, self.text, pos, rule)
+
+    def check(self,
+              i:int,               # start index in `text`
+              j:int,               # end index in `text`
+              allowed:str,         # the characters the production allows unencoded
+              rule:str,            # the production's name, for the error
+              escapes:bool=True,   # whether the production allows `%XX` escapes
+             ) -> str:
+        "Check that `text[i:j]` holds only characters of `allowed` and (if `escapes`) `%XX` escapes; return that raw text"
+        return _check(self, i, j, allowed, rule, escapes)   # `_check`, below, with the rule for escapes
+
+    def decode(self, i:int, j:int, allowed:str, rule:str, escapes:bool=True) -> str:
+        "Check `text[i:j]` as `check` does, then decode its escapes (one character per octet: ISO Latin 1)"
+        return _decode(self, i, j, allowed, rule, escapes)
 
 # %% ../../nbs/09_specific_schemes.ipynb #0713fb5d
 # RFC 1630/1738: escape  % hex hex — checked wherever a production allows it
@@ -67,7 +82,7 @@ def _check(self:Source,
           ) -> str:
     "Check that `text[i:j]` holds only characters of `allowed` and (if `escapes`) `%XX` escapes; return that raw text"
     t = self.text
-    k = _run_re(allowed, escapes).match(t, i, j).end()
+    k = _run_re(allowed, escapes).match(t, i, j).end()   # type: ignore[union-attr]  # a `*` run always matches, if only the void string
     if k < j:
         if t[k] == '%' and escapes: self.fail(k, 'escape', "'%' must be followed by two hexadecimal digits; a percent sign as such is written %25")
         self.fail(k, rule, f"{describe_char(t[k])} is not allowed here; it must be encoded")
@@ -78,13 +93,11 @@ def _decode(self:Source, i:int, j:int, allowed:str, rule:str, escapes:bool=True)
     raw = _check(self, i, j, allowed, rule, escapes)
     return unescape(raw) if escapes else raw
 
-Source.check, Source.decode = _check, _decode
-
 # %% ../../nbs/09_specific_schemes.ipynb #7def05d3
 # RFC 1738 §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]; RFC 1630: scheme  ialpha
 _SCHEME_CHARS = {"1738": frozenset(ALPHA + DIGIT + "+-."), "1630": frozenset(ALPHA + DIGIT + SAFE_URL + EXTRA)}
 
-def _read_scheme(text, i, end, rfc):
+def _read_scheme(text:str, i:int, end:int, rfc:str) -> int:
     "Index of the `:` ending the scheme name that starts at `i`"
     ok, k = _SCHEME_CHARS[rfc], i
     while k < end and text[k] in ok: k += 1
@@ -123,11 +136,11 @@ class SchemeURL:
     text: str = field(compare=False, repr=False)  # the URL as written (without `url:` prefix or `<>`)
     scheme: str                                   # the scheme name, lower-cased
 
-    def __str__(self): return self.text
+    def __str__(self) -> str: return self.text
 
-    def _repr_markdown_(self):
+    def _repr_markdown_(self) -> str:
         "The URL and a table of its parts (*absent* for `None`, *void* for `''`)"
-        cell = lambda v: '*absent*' if v is None else '*void*' if v == '' else f"`{v!r}`"
+        cell: Callable[[object], str] = lambda v: '*absent*' if v is None else '*void*' if v == '' else f"`{v!r}`"
         rows = '\n'.join(f"| {f.name} | {cell(getattr(self, f.name))} |" for f in fields(self) if f.name != 'text')
         return f"`{self.text}` — {type(self).__name__}\n\n| part | value |\n|---|---|\n{rows}"
 
@@ -162,7 +175,7 @@ def _load_builtins() -> None:
     for m in sorted(set(_BUILTIN.values())): import_module(f"uri1630.schemes.{m}")
     _LOADED.set()
 
-def _parser(scheme:str) -> Callable:
+def _parser(scheme:str) -> Callable[[Source], SchemeURL]:
     "The parser registered for `scheme` (importing its built-in module on first use); `_parse_generic` for any other"
     p = _get(_REGISTRY, scheme)
     if p is None and scheme in _BUILTIN and not _LOADED.is_set():
@@ -173,36 +186,40 @@ def _parser(scheme:str) -> Callable:
 
 # %% ../../nbs/09_specific_schemes.ipynb #c13ed6a4
 # RFC 1630 "Registration of naming schemes": new schemes may be registered at a later time
+_Parser = Callable[[Source], SchemeURL]                    # a scheme's parser
+_Fast = Callable[[str, str, int], Optional[SchemeURL]]     # a scheme's fast path
+
 class SchemeEntry(NamedTuple):
     "All the edition knows of one scheme, in one registry entry: how to parse it, how to retrieve it, what it risks"
-    parser: Optional[Callable] = None     # reads a `Source`, returns a `SchemeURL`
-    retrieval: Optional[Callable] = None  # (url object, options) -> bytes; `None` where no access algorithm is implemented
-    risks: Optional[Callable] = None      # url object -> the risks of using it; `None` where the slice names none
-    fast: Optional[Callable] = None       # (text, scheme, start) -> `SchemeURL`, or `None` to let `parser` read (and reject) it
+    parser: Optional[_Parser] = None                         # reads a `Source`, returns a `SchemeURL`
+    retrieval: Optional[Callable[[Any, Any], bytes]] = None  # (url object, options) -> bytes; `None` where no access algorithm is implemented
+    risks: Optional[Callable[[Any], Any]] = None             # url object -> the risks of using it; `None` where the slice names none
+    fast: Optional[_Fast] = None                             # (text, scheme, start) -> `SchemeURL`, or `None` to let `parser` read (and reject) it
 
-class _Registry(dict):
+_V = TypeVar('_V')
+class _Registry(dict[str, _V]):
     "A dict whose every read (through `SCHEMES` or `SCHEME_ENTRIES`) first imports the built-in scheme modules, so that it lists them all"
 for _m in ('__getitem__', '__contains__', '__iter__', '__len__', '__eq__', '__repr__', 'get', 'keys', 'values', 'items', 'copy'):
-    def _read(self, *a, _f=getattr(dict, _m)): _load_builtins(); return _f(self, *a)
+    def _read(self:dict[str, Any], *a:Any, _f:Callable[..., Any]=getattr(dict, _m)) -> Any: _load_builtins(); return _f(self, *a)
     setattr(_Registry, _m, _read)
 _get = dict.get                           # a read that loads nothing, for the registry's own use
 
-_ENTRIES = _Registry()                    # scheme name -> SchemeEntry: the one registry
-_REGISTRY = _Registry()                   # scheme name -> parser, kept equal to the entries' parsers (read by `parse_url`)
-_FAST = {}                                # scheme name -> the entry's `fast`, where it has one (read by `parse_url`)
+_ENTRIES: _Registry[SchemeEntry] = _Registry()   # scheme name -> SchemeEntry: the one registry
+_REGISTRY: _Registry[_Parser] = _Registry()      # scheme name -> parser, kept equal to the entries' parsers (read by `parse_url`)
+_FAST: dict[str, _Fast] = {}                     # scheme name -> the entry's `fast`, where it has one (read by `parse_url`)
 _LOCK = threading.Lock()                  # every write to both
 SCHEMES = MappingProxyType(_REGISTRY)     # read-only live view: scheme name -> parser
 SCHEME_ENTRIES = MappingProxyType(_ENTRIES)   # read-only live view: scheme name -> SchemeEntry
 
-def _fingerprint(f):
+def _fingerprint(f:Callable[..., object]) -> tuple[object, ...]:
     "What makes two parser functions the same one, defined again (a reloaded module, a re-run notebook cell)"
     c = getattr(f, '__code__', None)
     if c is None: return (id(f),)
     return (f.__qualname__, c.co_code, c.co_names, tuple(k for k in c.co_consts if not hasattr(k, 'co_code')))
 
-def _same(f, g): return f is g or _fingerprint(f) == _fingerprint(g)
+def _same(f:Callable[..., object], g:Callable[..., object]) -> bool: return f is g or _fingerprint(f) == _fingerprint(g)
 
-def _register(name:str, slot:str, fn:Callable, replace:bool, rule:str) -> None:
+def _register(name:str, slot:str, fn:Callable[..., Any], replace:bool, rule:str) -> None:
     "Set `slot` (parser, retrieval or risks) of scheme `name`'s entry under the lock; a different taken slot needs `replace`"
     _need_str(name, 'name')
     if not callable(fn): raise TypeError(f"{slot} must be callable")
@@ -257,12 +274,12 @@ def _run(chars:str) -> str:
     return _many(chars.replace('%', ''), ESCAPE_RE)
 
 @lru_cache(maxsize=1)
-def _head() -> re.Pattern:
+def _head() -> re.Pattern[str]:
     "RFC 1738 §5: scheme = 1*[ lowalpha | digit | \"+\" | \"-\" | \".\" ] (any case), and its `:`"
     return re.compile(f"({_cls(ALPHA)}{_cls(ALPHA + DIGIT + '+-.')}*):")
 
 @lru_cache(maxsize=1)
-def _generic_re() -> re.Pattern:
+def _generic_re() -> re.Pattern[str]:
     "RFC 1630's generic `path [ ? search ] [ # fragmentid ]` over `URL_CHARS`, to the end of the text"
     return re.compile(f"({_run(URL_CHARS.replace('?', ''))})(?:\\?({_run(URL_CHARS)}))?(?:#({_run(URL_CHARS)}))?\\Z")
 
@@ -352,7 +369,7 @@ def parse_login(src:Source,          # what `split_url` read
     host = _check_host(src, i, he) if he > i else ''
     return Login(u, pw, host, None if c < 0 else _read_port(src, c + 1, j), j)
 
-def _read_port(src, i, j):
+def _read_port(src:Source, i:int, j:int) -> int:
     "The decimal port in `text[i:j]`"
     if i == j: src.fail(i, 'port', "a port is one or more decimal digits; if the port is omitted, the colon is as well")
     for k in range(i, j):

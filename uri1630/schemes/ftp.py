@@ -8,7 +8,8 @@ __all__ = ['FSEGMENT_CHARS', 'FtpURL']
 # %% ../../nbs/11_ftp.ipynb #6159edb9
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Any, Optional, Tuple
+if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from . import IPURL, Source, register_scheme, parse_login, parse_url
@@ -26,10 +27,13 @@ class FtpURL(IPURL):
     name: str                   # decoded argument of RETR (or NLST); `''` when empty or absent
     typecode: Optional[str]     # 'a', 'i' or 'd' (RFC 1738); RFC 959 codes 'A', 'AN', 'E', 'I', 'L8', ... or 'd' (RFC 1630); None
     fragment: Optional[str]     # the fragment id, as written; `None` when absent
+    if TYPE_CHECKING:           # for type checkers: the method defined below (`_commands`)
+        def commands(self, anonymous_password:str="anonymous@", password:Optional[str]=None,
+                     default_type:Optional[str]=None) -> Tuple[str, ...]: ...
 
 # %% ../../nbs/11_ftp.ipynb #a991a646
 # RFC 1738: ftptype = A | I | D | a | i | d;  RFC 1630: ftptype  A formcode | E formcode | I | L digits
-def _read_type(src, i, end):
+def _read_type(src:Source, i:int, end:int) -> str:
     "The type code in `text[i:end]` (after `;type=`), by `src.rfc`'s reading"
     code, ok = src.text[i:end], True
     if src.rfc == "1738":
@@ -70,7 +74,7 @@ register_scheme("ftp", _parse_ftp)
 
 # %% ../../nbs/11_ftp.ipynb #a0d5f87a
 # RFC 959: a command line ends at CR LF, so an argument may hold neither
-def _arg(u, what, value):
+def _arg(u:FtpURL, what:str, value:str) -> str:
     "`value`, unless it holds CR, LF or NUL, which would end the command line it is sent on"
     for bad in ('\r', '\n', '\0'):
         if bad in value:
@@ -78,7 +82,7 @@ def _arg(u, what, value):
             raise URIError(f"the {what} holds {bad!r}, which would inject another FTP command", u.text, pos, 'ftp-command')
     return value
 
-def _type_arg(code):
+def _type_arg(code:str) -> str:
     "The argument of TYPE for a type code: RFC 959 with the space put back"
     code = code.upper()
     return code[0] + ' ' + code[1:] if len(code) > 1 else code
@@ -102,10 +106,10 @@ def _commands(self:FtpURL,
     else: out += ([f"TYPE {_type_arg(code)}"] if code else []) + [f"RETR {name}"]
     return tuple(out)
 
-FtpURL.commands = _commands
+setattr(FtpURL, 'commands', _commands)   # as `FtpURL.commands = _commands`; the class declares it for type checkers
 
 # %% ../../nbs/11_ftp.ipynb #eb704955
-def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `ftpaddress`, `ftptype`, `formcode` (with `o['ftp_type']`: the repaired `[ ; t y p e = ftptype ]`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     formcode = G.Rule('formcode', G.Chars('formcode', 'NTC'))
     ftptype = G.Rule('ftptype', G.Alt(G.Seq(G.Lit('A'), formcode), G.Seq(G.Lit('E'), formcode), G.Lit('I'), G.Seq(G.Lit('L'), P['digits'])))
@@ -113,7 +117,7 @@ def _bnf_rfc1630(G, P:dict, o:dict) -> None:
                                                  G.Opt(G.Seq(G.Lit(';type='), ftptype) if o['ftp_type'] else ftptype)))
 
 # %% ../../nbs/11_ftp.ipynb #ad1b738f
-def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `ftpurl`, `fpath` (which `fileurl` uses too), `fsegment`, `ftptype` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     P['fpath'] = fpath = P['path_of']('fpath', G.Rule('fsegment', P['uchars']('fsegment', '?:@&=')))
     ftptype = G.Rule('ftptype', G.Chars('ftptype', 'AIDaid'))

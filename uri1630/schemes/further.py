@@ -8,7 +8,8 @@ __all__ = ['NNTP_GROUP_CHARS', 'NntpURL']
 # %% ../../nbs/20_further_study.ipynb #4b8a468f
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional
+if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from . import IPURL, GenericURL, Source, register_scheme, parse_login, parse_url
@@ -51,11 +52,11 @@ def _parse_nntp(src:Source) -> NntpURL:
 register_scheme("nntp", _parse_nntp)
 
 # %% ../../nbs/20_further_study.ipynb #a52d43ad
-def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `nntpaddress` (its `group` is news's) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     P['nntpaddress'] = G.Rule('nntpaddress', G.Seq(G.Lit('nntp:'), P['group'], G.Lit('/'), P['digits']))
 
 # %% ../../nbs/20_further_study.ipynb #9fc702b8
-def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `nntpurl` (its `group` is news's) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     S['nntp'] = G.Rule('nntpurl', G.Seq(G.Lit('nntp://'), P['hostport'], G.Lit('/'), P['group'], G.Opt(G.Seq(G.Lit('/'), P['digits']))))

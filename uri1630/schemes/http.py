@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
+if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from . import IPURL, Source, register_scheme, parse_login, parse_url, _register, _run, _HOST_RE, _PORT_RE, _FRAGMENT_RE
@@ -28,6 +29,8 @@ class HttpURL(IPURL):
     path: str                 # the url-path after the host's `/`, as written (escapes kept); `''` when void or absent
     search: Optional[str]     # the search part after `?`, as written; `None` when absent
     fragment: Optional[str]   # the fragment id, as written; `None` when absent
+    request_target: ClassVar[Callable[["HttpURL"], str]]   # methods, defined below
+    proxy_target: ClassVar[Callable[["HttpURL"], str]]
 
 # %% ../../nbs/10_http.ipynb #2b614ae1
 # RFC 1630: httpaddress  h t t p : / / hostport [ / path ] [ ? search ]
@@ -49,7 +52,7 @@ register_scheme("http", _parse_http)
 # %% ../../nbs/10_http.ipynb #77d46611
 # The fast path (see nbs/09): RFC 1738 §5 httpurl = "http://" hostport [ "/" hpath [ "?" search ] ], in one match
 @lru_cache(maxsize=1)
-def _http_re() -> re.Pattern:
+def _http_re() -> re.Pattern[str]:
     ok = HTTP_CHARS["1738"]
     return re.compile(f"//({_HOST_RE})(?::({_PORT_RE}))?(?:/({_run(ok + '/')})(?:\\?({_run(ok)}))?)?{_FRAGMENT_RE}")
 
@@ -75,13 +78,13 @@ def _proxy_target(self:HttpURL) -> str:
 HttpURL.request_target, HttpURL.proxy_target = _request_target, _proxy_target
 
 # %% ../../nbs/10_http.ipynb #4d063d4d
-def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `httpaddress` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     P['httpaddress'] = G.Rule('httpaddress', G.Seq(G.Lit('http://'), P['hostport'], G.Opt(G.Seq(G.Lit('/'), P['path'])),
                                                    G.Opt(G.Seq(G.Lit('?'), P['search']))))
 
 # %% ../../nbs/10_http.ipynb #9b37b1ce
-def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `httpurl`, `hpath`, `hsegment` (`search` is shared with gopher and wais) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     hpath = P['path_of']('hpath', G.Rule('hsegment', P['uchars']('hsegment', ';:@&=')))
     S['http'] = G.Rule('httpurl', G.Seq(G.Lit('http://'), P['hostport'], G.Opt(G.Seq(G.Lit('/'), hpath, G.Opt(G.Seq(G.Lit('?'), P['search']))))))

@@ -7,7 +7,8 @@ __all__ = ['MailtoURL']
 
 # %% ../../nbs/13_mailto.ipynb #51d3cc80
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional
+if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URISyntaxError
 from ..encoding import unescape
 from . import SchemeURL, Source, register_scheme, parse_url
@@ -40,12 +41,12 @@ def _parse_mailto(src:Source) -> MailtoURL:
 register_scheme("mailto", _parse_mailto)
 
 # %% ../../nbs/13_mailto.ipynb #c8886be7
-def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `mailtoaddress` (its `xalphas @ hostname` read deterministically, see `_mailform`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     P['mailtoaddress'] = G.Rule('mailtoaddress', G.Seq(G.Lit('mailto:'), G._mailform(P['xalpha'], P['xnoat'], P['escape'], P['alpha'],
                                                                                       P['alpha'], P['hostname'], 'mailbox')))
 
 # %% ../../nbs/13_mailto.ipynb #c0f7227a
-def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `mailtourl`, `encoded822addr` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     S['mailto'] = G.Rule('mailtourl', G.Seq(G.Lit('mailto:'), G.Rule('encoded822addr', G.Rep(P['xchar'], 1))))

@@ -7,7 +7,8 @@ __all__ = ['MidURL', 'CidURL']
 
 # %% ../../nbs/19_message_id.ipynb #b0dfc1a2
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
+if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URISyntaxError
 from ..encoding import unescape
 from . import SchemeURL, Source, register_scheme, parse_url
@@ -51,8 +52,8 @@ register_scheme("mid", _parse_mid)
 register_scheme("cid", _parse_cid)
 
 # %% ../../nbs/19_message_id.ipynb #8e47bf08
-def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `midaddress`, `cidaddress` (`addr-spec` and `content-identifier` read as `xalphas @ hostname`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    mail = lambda name: G._mailform(P['xalpha'], P['xnoat'], P['escape'], P['alpha'], P['alpha'], P['hostname'], name)
+    mail: Callable[[str], Node] = lambda name: G._mailform(P['xalpha'], P['xnoat'], P['escape'], P['alpha'], P['alpha'], P['hostname'], name)
     P['midaddress'] = G.Rule('midaddress', G.Seq(G.Lit('mid:'), mail('addr-spec')))
     P['cidaddress'] = G.Rule('cidaddress', G.Seq(G.Lit('cid:'), mail('content-identifier')))

@@ -7,7 +7,8 @@ __all__ = ['NewsURL']
 
 # %% ../../nbs/14_news.ipynb #17aa5f0a
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Tuple
+if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
 from ..encoding import unescape
 from . import SchemeURL, Source, register_scheme, parse_url
@@ -20,6 +21,7 @@ class NewsURL(SchemeURL):
     group: Optional[str]        # the newsgroup name, or "*"; `None` for an article
     message_id: Optional[str]   # the Message-ID without its `<>`; `None` for a group
     fragment: Optional[str]     # the fragment id, as written; `None` when absent
+    commands: ClassVar[Callable[["NewsURL"], Tuple[str, ...]]]   # a method, defined below
 
     @property
     def all_groups(self) -> bool:
@@ -47,6 +49,7 @@ register_scheme("news", _parse_news)
 def _commands(self:NewsURL) -> Tuple[str, ...]:
     "The RFC 977 commands that fetch this group or article from the local news host"
     arg = self.message_id if self.group is None else self.group
+    assert arg is not None              # a NewsURL has a group or a message id
     bad = next((i for i, c in enumerate(arg) if c in '\r\n\0'), None)
     if bad is not None: raise URIError(f"the decoded name holds {arg[bad]!r}, which would end the NNTP command", str(self), None, 'commands')
     if self.all_groups: return ("LIST",)
@@ -55,7 +58,7 @@ def _commands(self:NewsURL) -> Tuple[str, ...]:
 NewsURL.commands = _commands
 
 # %% ../../nbs/14_news.ipynb #a31a4b60
-def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `newsaddress`, `groupart`, `group` (which `nntpaddress` uses too), `article` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     xalpha = P['xalpha']
     end = G.Alt(G.End(), G.Lit('#')) if o['fragment'] else G.End()       # what may follow a news article
@@ -66,7 +69,7 @@ def _bnf_rfc1630(G, P:dict, o:dict) -> None:
     P['newsaddress'] = G.Rule('newsaddress', G.Seq(G.Lit('news:'), groupart))
 
 # %% ../../nbs/14_news.ipynb #0439de96
-def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `newsurl`, `grouppart`, `group` (which `nntpurl` uses too), `article` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     P['group'] = group = G.Rule('group', G.Seq(P['alpha'], G.Rep(G.Chars('group', G.ALPHA + G.DIGIT + '-.+_'))))
     article = G.Rule('article', G.Seq(G.Rep(G.Alt(G.Chars('article', P['U'] + ';/?:&='), P['escape']), 1), G.Lit('@'), P['host']))

@@ -8,7 +8,8 @@ __all__ = ['PROSPERO_CHARS', 'ProsperoURL']
 # %% ../../nbs/21_prospero.ipynb #097509b2
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Optional, Tuple, Mapping
+from typing import TYPE_CHECKING, Any, Optional, Tuple, Mapping
+if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from . import IPURL, Source, register_scheme, parse_login, parse_url
@@ -35,7 +36,7 @@ class ProsperoURL(IPURL):
 
 # %% ../../nbs/21_prospero.ipynb #cb45eeee
 # RFC 1738 §5: fieldspec = ";" fieldname "=" fieldvalue
-def _fieldspecs(src, i, end):
+def _fieldspecs(src:Source, i:int, end:int) -> Tuple[Tuple[str, str], ...]:
     'The `(name, value)` pairs of `*[ ";" fieldname "=" fieldvalue ]` in `text[i:end]` (`text[i]` is `;`)'
     t, ok, items, seen = src.text, PROSPERO_CHARS["1738"]["field"], [], set()
     while i < end:
@@ -48,7 +49,7 @@ def _fieldspecs(src, i, end):
         i = nxt
     return tuple(items)
 
-def _version_1630(src, i, end):
+def _version_1630(src:Source, i:int, end:int) -> Tuple[str, Optional[str]]:
     "`version [ attributes ]` after a `%00`: digits, then alphanumerics"
     t, k = src.text, i
     while k < end and t[k] in DIGIT: k += 1
@@ -64,7 +65,8 @@ def _parse_prospero(src:Source) -> ProsperoURL:
     lg = parse_login(src, user=False)
     t, i, end, ok = src.text, lg.end, src.end, PROSPERO_CHARS[src.rfc]
     if i >= end: src.fail(i, 'prosperourl', "a prospero: URL has a '/' and the hsoname after the host")
-    items, version, attrs = (), None, None
+    items: Tuple[Tuple[str, str], ...] = ()
+    version: Optional[str] = None; attrs: Optional[str] = None
     if src.rfc == "1738":
         semi = t.find(';', i + 1, end)
         he = end if semi < 0 else semi
@@ -79,13 +81,13 @@ def _parse_prospero(src:Source) -> ProsperoURL:
 register_scheme("prospero", _parse_prospero)
 
 # %% ../../nbs/21_prospero.ipynb #29014ff7
-def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `prosperoaddress` (`prosperolink`), `hsoname`, `version`, `attributes` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     version = G.Seq(G.Lit('%00'), G.Rule('version', P['digits']), G.Opt(G.Rule('attributes', G.Rep(P['alphanums'], 1))))
     P['prosperoaddress'] = G.Rule('prosperoaddress', G.Seq(G.Lit('prospero://'), P['hostport'], G.Lit('/'), G.Rule('hsoname', P['path']), G.Opt(version)))
 
 # %% ../../nbs/21_prospero.ipynb #f063dba4
-def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `prosperourl`, `ppath`, `psegment`, `fieldspec`, `fieldname`, `fieldvalue` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     uchars, sl = P['uchars'], G.Lit('/')
     fieldspec = G.Rule('fieldspec', G.Seq(G.Lit(';'), G.Rule('fieldname', uchars('fieldname', '?:@&')), G.Lit('='),

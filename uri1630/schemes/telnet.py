@@ -7,7 +7,8 @@ __all__ = ['TelnetURL']
 
 # %% ../../nbs/15_telnet.ipynb #8974a3be
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional
+if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URISyntaxError
 from . import IPURL, Source, register_scheme, parse_login, parse_url
 
@@ -37,11 +38,11 @@ def _parse_telnet(src:Source) -> TelnetURL:
 for _s in ("telnet", "rlogin", "tn3270"): register_scheme(_s, _parse_telnet)
 
 # %% ../../nbs/15_telnet.ipynb #e553a1d8
-def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `telnetaddress` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     P['telnetaddress'] = G.Rule('telnetaddress', G.Seq(G.Lit('telnet://'), P['login']))
 
 # %% ../../nbs/15_telnet.ipynb #91662575
-def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `telneturl` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     S['telnet'] = G.Rule('telneturl', G.Seq(G.Lit('telnet://'), P['login'], G.Opt(G.Lit('/'))))

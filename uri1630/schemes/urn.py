@@ -7,7 +7,8 @@ __all__ = ['URN']
 
 # %% ../../nbs/16_urn.ipynb #94ca1ef7
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Any, Optional, Tuple
+if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE, EXTRA, is_valid
 from ..encoding import unescape

@@ -8,7 +8,8 @@ __all__ = ['WAIS_CHARS', 'WaisURL']
 # %% ../../nbs/17_wais.ipynb #866dd7a2
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
+if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from ..encoding import unescape
@@ -31,10 +32,19 @@ class WaisURL(IPURL):
     wtype: Optional[str]      # decoded WAIS type of a document; `None` unless a document
     wpath: Optional[str]      # the document's wpath, as written; `None` unless a document
     fragment: Optional[str]   # the fragment id, as written; `None` when absent
+    if TYPE_CHECKING:         # for type checkers: the properties defined below (`_kind`, `_words`, ...)
+        @property
+        def kind(self) -> str: ...
+        @property
+        def words(self) -> Optional[Tuple[str, ...]]: ...
+        @property
+        def document_id(self) -> Optional[str]: ...
+        @property
+        def wpath_fields(self) -> Optional[Tuple[Tuple[int, str], ...]]: ...
 
 # %% ../../nbs/17_wais.ipynb #697638ff
 # RFC 1630: wpath  digits = path ;  [ wpath ]
-def _wpath_1630(src, i, end):
+def _wpath_1630(src:Source, i:int, end:int) -> None:
     "Check RFC 1630's `wpath  digits = path ; [ wpath ]` in `text[i:end]`"
     t, ok = src.text, WAIS_CHARS["1630"]["wpath"]
     if i == end: src.fail(i, 'wpath', "RFC 1630's wpath is one or more fields 'digits=contents;'")
@@ -54,7 +64,8 @@ def _parse_wais(src:Source) -> WaisURL:
     lg = parse_login(src, user=False)
     t, i, end, ok = src.text, lg.end, src.end, WAIS_CHARS[src.rfc]
     if i >= end: src.fail(i, 'waisurl', "a wais: URL has a '/' and a database name after the host")
-    mk = lambda *p: WaisURL(src.url, src.scheme, None, None, lg.host, lg.port, *p, src.fragment)
+    mk: Callable[[str, Optional[str], Optional[str], Optional[str]], WaisURL] = lambda db, search, wtype, wpath: \
+        WaisURL(src.url, src.scheme, None, None, lg.host, lg.port, db, search, wtype, wpath, src.fragment)
     q, s1 = t.find('?', i + 1, end), t.find('/', i + 1, end)
     de = q if q >= 0 else s1 if s1 >= 0 else end
     if src.rfc == "1630" and de == i + 1: src.fail(de, 'database', "RFC 1630's database is one or more xalphas")
@@ -92,11 +103,12 @@ def _wpath_fields(self:WaisURL) -> Optional[Tuple[Tuple[int, str], ...]]:
     _wpath_1630(Source(t, self.scheme, end - len(w), end, self.fragment, t, "1630"), end - len(w), end)
     return tuple((int(f[:f.index('=')]), unescape(f[f.index('=') + 1:])) for f in w.split(';')[:-1])
 
-WaisURL.kind, WaisURL.words = property(_kind), property(_words)
-WaisURL.document_id, WaisURL.wpath_fields = property(_document_id), property(_wpath_fields)
+# as `WaisURL.kind = property(_kind)`, ...; the class declares them for type checkers
+setattr(WaisURL, 'kind', property(_kind)); setattr(WaisURL, 'words', property(_words))
+setattr(WaisURL, 'document_id', property(_document_id)); setattr(WaisURL, 'wpath_fields', property(_wpath_fields))
 
 # %% ../../nbs/17_wais.ipynb #9894891e
-def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `waisaddress` (`waisindex | waisdoc`, factored), `wpath`, `database`, `wtype` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     wpath = G.Rule('wpath', G.Rep(G.Seq(P['digits'], G.Lit('='), P['path'], G.Lit(';')), 1))
     doc = G.Seq(G.Lit('/'), G.Rule('wtype', P['xalphas']), G.Lit('/'), wpath)
@@ -104,7 +116,7 @@ def _bnf_rfc1630(G, P:dict, o:dict) -> None:
                                                    G.Alt(doc, G.Opt(G.Seq(G.Lit('?'), P['search'])))))
 
 # %% ../../nbs/17_wais.ipynb #8fbb91c2
-def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `waisurl` (`waisdatabase | waisindex | waisdoc`, factored), `database`, `wtype`, `wpath` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     database, wtype, wpath = (G.Rule(n, G.Rep(P['uchar'])) for n in ('database', 'wtype', 'wpath'))
     rest = G.Alt(G.Seq(G.Lit('?'), P['search']), G.Seq(G.Lit('/'), wtype, G.Lit('/'), wpath))     # waisindex | waisdoc (else waisdatabase)
