@@ -60,6 +60,26 @@ HELPER = r'''
 import ast, contextlib, io, json, sys, traceback
 import uri1630, uri1630.render as _R
 _U1630_NS = {"__name__": "__main__"}
+_U1630_SHOWN = []
+try: import IPython.display
+except ImportError:   # what the notebooks use of IPython.display, for the page: display() shows under the cell
+    import types
+    class _Shown:
+        def __init__(self, data=None, **kw): self.data = data
+    class Markdown(_Shown):
+        def _repr_markdown_(self): return self.data
+    class HTML(_Shown):
+        def _repr_html_(self): return self.data
+    def display(*objs, **kw): _U1630_SHOWN.extend(objs)
+    _ip, _ipd = types.ModuleType("IPython"), types.ModuleType("IPython.display")
+    _ipd.Markdown, _ipd.HTML, _ipd.display, _ip.display = Markdown, HTML, display, _ipd
+    sys.modules["IPython"], sys.modules["IPython.display"] = _ip, _ipd
+def _u1630_shown(r):
+    h, m = getattr(r, "_repr_html_", None), getattr(r, "_repr_markdown_", None)
+    x = h() if callable(h) and not isinstance(r, type) else None
+    if x is not None: return {"html": x}
+    x = m() if callable(m) and not isinstance(r, type) else None
+    return {"text": x if x is not None else repr(r)}
 def _u1630_explore(kind, args):
     "An explorer's HTML: the renderer the ipywidgets explorer wraps, with the form's values"
     f = {"encoding": _R.level_html, "resolution": _R.resolution_html, "parse": _R.parse_html}[kind]
@@ -67,6 +87,7 @@ def _u1630_explore(kind, args):
 def _u1630_run(src):
     "Run a cell's source in the page's namespace, as a notebook would: stdout, the last expression's value, the error"
     buf, res = io.StringIO(), {}
+    _U1630_SHOWN.clear()
     try:
         tree = ast.parse(src, "<cell>")
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
@@ -74,17 +95,12 @@ def _u1630_run(src):
             exec(compile(tree, "<cell>", "exec"), _U1630_NS)
             if last is not None:
                 r = eval(compile(ast.Expression(last.value), "<cell>", "eval"), _U1630_NS)
-                if r is not None:
-                    h, m = getattr(r, "_repr_html_", None), getattr(r, "_repr_markdown_", None)
-                    x = h() if callable(h) and not isinstance(r, type) else None
-                    if x is not None: res["html"] = x
-                    else:
-                        x = m() if callable(m) and not isinstance(r, type) else None
-                        res["text"] = x if x is not None else repr(r)
+                if r is not None: res.update(_u1630_shown(r))
     except BaseException as e:
         tb = e.__traceback__.tb_next if e.__traceback__ else None
         res["error"] = "".join(traceback.format_exception(type(e), e, tb))
     res["stdout"] = buf.getvalue()
+    res["shown"] = [_u1630_shown(r) for r in _U1630_SHOWN]; _U1630_SHOWN.clear()
     return json.dumps(res)
 '''
 
@@ -189,7 +205,7 @@ def explorer_html(expr: str) -> str:
 
 # ------------------------------------------------------------------ cells that stay static
 STATIC_RULES = [   # (reason, pattern on the cell's source); the first that matches wins
-    ("widgets", r"\bExplorer\(|ipywidgets|\bW\.\w+\(|interact\("),
+    ("widgets", r"Explorer\(|ipywidgets|\bW\.\w+\(|interact\("),
     ("subprocess", r"\bsubprocess\b|sys\.executable|^\s*[!%]|\bmain\(\[|\bcli\b|Popen"),
     ("network", r"\bretrieve\w*\(|urlopen|\bsocket\b|serve\w*\(|http\.server|ftplib|smtplib|nntplib|telnetlib|"
                 r"Server\b|\bfetch\w*\(|\bconnect\(|localhost|127\.0\.0\.1"),

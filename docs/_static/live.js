@@ -46,7 +46,6 @@
     const out = root.querySelector(".u1630-explorer-out");
     const controls = {};
     for (const el of root.querySelectorAll("[data-arg]")) controls[el.dataset.arg] = el;
-    const toggles = root.querySelectorAll(".u1630-toggle");
     function value(arg) {
       const el = controls[arg];
       if (el.classList.contains("u1630-toggle")) return el.querySelector("input:checked").value;
@@ -81,7 +80,6 @@
       root.classList.add("u1630-ready");
       update();
     });
-    void toggles;
   }
 
   // ---------------------------------------------------------------- code cells
@@ -102,6 +100,10 @@
     if (old) old.hidden = true;
     out.innerHTML = "";
     if (res.stdout) { const p = document.createElement("pre"); p.textContent = res.stdout; out.appendChild(p); }
+    for (const s of res.shown || []) {
+      if (s.html) { const d = document.createElement("div"); d.innerHTML = s.html; out.appendChild(d); }
+      else { const p = document.createElement("pre"); p.textContent = s.text; out.appendChild(p); }
+    }
     if (res.html) { const d = document.createElement("div"); d.innerHTML = res.html; out.appendChild(d); }
     else if (res.text) { const p = document.createElement("pre"); p.textContent = res.text; out.appendChild(p); }
     if (res.error) { const p = document.createElement("pre"); p.className = "u1630-run-error"; p.textContent = res.error; out.appendChild(p); }
