@@ -236,21 +236,42 @@ def check_cells(browser, base, shots):
     page.close()
 
 
-def check_lite(browser, base, site):
+def check_lite(browser, base, site, shots):
+    "The JupyterLite copy of the resolution explorer notebook opens, its kernel (Pyodide from the site) starts, the cells run, the widget appears"
     if not (site / "lite" / "lab" / "index.html").exists():
         print("  skip JupyterLite: _site/lite/ was not built"); return
-    page = browser.new_page(viewport={"width": 1280, "height": 900}); log = watch(page)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    seen = []
+    def route(r):   # on the context: the kernel's web worker fetches too
+        url = r.request.url
+        if url.startswith(("data:", "blob:")) or urlparse(url).hostname == "127.0.0.1": return r.continue_()
+        OFFSITE.append(url); return r.abort()
+    ctx.route("**/*", route)
+    ctx.on("request", lambda r: urlparse(r.url).hostname not in ("127.0.0.1", None) and not r.url.startswith(("data:", "blob:")) and seen.append(r.url))
+    page = ctx.new_page(); log = {"pageerror": []}
+    page.on("pageerror", lambda e: log["pageerror"].append(str(e)))
     t0 = time.time()
-    page.goto(f"{base}/lite/lab/index.html?path=partial_form.ipynb", wait_until="load")
+    page.goto(f"{base}/lite/lab/index.html?path=resolution_explorer.ipynb", wait_until="load")
     try:
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60000)
-        page.wait_for_function("() => window.jupyterapp !== undefined", timeout=30000)
-        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-        page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')].length > 3", timeout=120000)
-        check(True, f"JupyterLite: partial_form.ipynb opened and ran ({time.time() - t0:.1f} s)")
+        page.wait_for_selector("text=Python (Pyodide) | Idle", timeout=120000)
+        t_kernel = time.time() - t0
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        page.wait_for_selector(".jp-OutputArea .widget-text input", timeout=120000)
+        box = page.locator(".jp-OutputArea .widget-text", has=page.locator("label", has_text="Partial")).locator("input").last
+        box.fill("../../q"); box.press("Enter")
+        page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea .u1630-result')].some(e => e.textContent.trim() === 'magic://a/b/c//q')",
+                               timeout=30000)
+        check(True, f"JupyterLite: resolution_explorer.ipynb opened, kernel ready in {t_kernel:.1f} s, cells ran, the ipywidgets "
+                    f"explorer answers '../../q' -> 'magic://a/b/c//q' ({time.time() - t0:.1f} s in all)")
+        FIGURES["jupyterlite_s"] = round(time.time() - t0, 1)
     except Exception as e:
-        check(False, f"JupyterLite: {e}")
-    page.close()
+        check(False, f"JupyterLite: {str(e).splitlines()[0]}")
+    if shots: page.screenshot(path=str(shots / "jupyterlite.png"))
+    check(not seen, f"JupyterLite: no request left 127.0.0.1 ({len(seen)}: {sorted(set(seen))[:3]})")
+    check(not log["pageerror"], f"JupyterLite: no page errors {log['pageerror'][:2]}")
+    ctx.close()
 
 
 def main(argv):
@@ -265,7 +286,7 @@ def main(argv):
         if "--live-only" not in argv: print("== every page"); check_pages(browser, base, site, shots)
         print("== live explorers"); check_explorers(browser, base, shots)
         print("== code cells"); check_cells(browser, base, shots)
-        print("== JupyterLite"); check_lite(browser, base, site)
+        print("== JupyterLite"); check_lite(browser, base, site, shots)
         browser.close()
     check(not OFFSITE, f"requests that left 127.0.0.1 (aborted): {len(OFFSITE)} {sorted(set(OFFSITE))[:5]}")
     size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file()) / 1e6

@@ -322,9 +322,16 @@ def main(argv):
         t = time.time(); add_show_docs(); log(f"show_doc cells added in {time.time() - t:.0f}s")
         t = time.time(); failed = execute(paths) if "--no-exec" not in argv else []; log(f"executed in {time.time() - t:.0f}s")
     order = [p.stem for p in paths]
+    import importlib.util
+    LITE["built"] = importlib.util.find_spec("jupyterlite_core") is not None and "--no-lite" not in argv
     t = time.time(); proc = process(); fixup(proc, order); log(f"processed in {time.time() - t:.0f}s")
     t = time.time(); sphinx(proc, out); log(f"rendered in {time.time() - t:.0f}s")
     t = time.time(); m = live.assets(out / "_static"); log(f"live runtime: Pyodide {m['pyodide']}, uri1630 wheel, fastcore in {time.time() - t:.0f}s")
+    if LITE["built"]:
+        t = time.time()
+        mb = live.lite(out, WORK / "lite", [(page_name(n) + ".ipynb", live.lite_notebook(json.loads((ROOT / "nbs" / f"{n}.ipynb").read_text())))
+                                             for n in order])
+        log(f"JupyterLite ({mb:.0f} MB) in {time.time() - t:.0f}s")
     check_links(out)
     log(f"site in {out.relative_to(ROOT)}/ ({len(paths)} pages) in {time.time() - t0:.0f}s")
     if failed: sys.exit(f"[docs] FAILED: cells raised in {', '.join(failed)} (a page would publish a traceback)")

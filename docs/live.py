@@ -221,3 +221,102 @@ def static_reason(src: str, tags=()):
     for why, pat in STATIC_RULES:
         if re.search(pat, src, re.M): return why
     return None
+
+
+# ------------------------------------------------------------------ JupyterLite ("Open as a notebook")
+# The kernel (jupyterlite-pyodide-kernel) loads micropip, IPython and jedi with `loadPackage` from the
+# runtime's own folder, checked against pyodide-lock.json. Pyodide's copies of these pure-Python wheels
+# are not in the npm package; the same versions from PyPI are, with other hashes: the site gets its own
+# lock (lite-lock.json: the npm lock with those entries pointing at the PyPI wheels and their sha256).
+LOCK_PACKAGES = ("micropip", "packaging", "ipython", "jedi")          # and what they depend on in the lock
+
+
+def _norm(name): return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _lock_closure(lock):
+    "The lock's keys for LOCK_PACKAGES and everything they depend on (names normalised: prompt_toolkit = prompt-toolkit)"
+    keys = {_norm(k): k for k in lock["packages"]}
+    need, todo = set(), list(LOCK_PACKAGES)
+    while todo:
+        k = keys.get(_norm(todo.pop()))
+        if k and k not in need: need.add(k); todo += lock["packages"][k]["depends"]
+    return sorted(need)
+
+
+def _download(specs, dest: Path):
+    "Pure-Python wheels from PyPI, for Python 3.14 (Pyodide's), cached"
+    missing = [s for s in specs if not list(dest.glob(s.split("==")[0].replace("-", "_") + "-" + s.split("==")[1] + "-*.whl"))
+               and not list(dest.glob(s.split("==")[0] + "-" + s.split("==")[1] + "-*.whl"))]
+    if not missing: return
+    r = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps",
+                        "--only-binary=:all:", "--python-version", "3.14", "-d", str(dest), *missing], capture_output=True, text=True)
+    if r.returncode: sys.exit(f"pip download for JupyterLite failed:\n{r.stderr[-1500:]}")
+
+
+def _find(dest, name, version):
+    for f in dest.glob("*.whl"):
+        n, v = f.name.split("-")[:2]
+        if n.lower().replace("_", "-") == name.lower().replace("_", "-") and v == version: return f
+    sys.exit(f"JupyterLite: no wheel for {name}=={version} in {dest}")
+
+
+def lite(out: Path, stage: Path, contents: list) -> float:
+    "Build JupyterLite into out/lite (notebooks `contents`: (name, notebook dict)); returns its size in MB"
+    import importlib.metadata as md, hashlib
+    static = out / "_static"
+    runtime = cache_dir() / PYODIDE.replace("@", "-")
+    lock = json.loads((runtime / "pyodide-lock.json").read_text())
+    wheels = cache_dir() / "lite-wheels"; wheels.mkdir(parents=True, exist_ok=True)
+    names = _lock_closure(lock)
+    _download([f"{lock['packages'][n]['name']}=={lock['packages'][n]['version']}" for n in names], wheels)
+    ver = {"comm": md.version("comm"), "ipywidgets": md.version("ipywidgets"), "jupyterlab_widgets": md.version("jupyterlab_widgets"),
+           "fastcore": md.version("fastcore")}
+    _download([f"{k}=={v}" for k, v in ver.items()], wheels)
+    for n in names:   # the lock entries the kernel loads, pointing at the PyPI wheels shipped beside the runtime
+        e = lock["packages"][n]; f = _find(wheels, e["name"], e["version"])
+        shutil.copy2(f, static / "pyodide" / f.name)
+        e["file_name"], e["sha256"] = f.name, hashlib.sha256(f.read_bytes()).hexdigest()
+    (static / "pyodide" / "lite-lock.json").write_text(json.dumps(lock))
+    if stage.exists(): shutil.rmtree(stage)
+    (stage / "pypi").mkdir(parents=True); (stage / "contents").mkdir()
+    for k, v in ver.items(): shutil.copy2(_find(wheels, k, v), stage / "pypi")
+    for f in (static / "live").glob("uri1630-*.whl"): shutil.copy2(f, stage / "pypi")
+    for name, nb in contents: (stage / "contents" / name).write_text(json.dumps(nb, indent=1))
+    exts = [Path(sys.prefix) / "share/jupyter/labextensions" / e for e in ("@jupyter-widgets/jupyterlab-manager", "@jupyterlite/pyodide-kernel-extension")]
+    dest = out / "lite"
+    if dest.exists(): shutil.rmtree(dest)
+    cmd = [str(Path(sys.executable).with_name("jupyter")), "lite", "build", "--lite-dir", str(stage), "--output-dir", str(dest),
+           "--contents", str(stage / "contents"), "--ignore-sys-prefix", "--no-libarchive"]
+    cmd += [f"--LiteBuildConfig.federated_extensions={e}" for e in exts]
+    r = subprocess.run(cmd, cwd=stage, capture_output=True, text=True)
+    if r.returncode: sys.exit(f"jupyter lite build failed:\n{(r.stdout + r.stderr)[-3000:]}")
+    cfg_path = dest / "jupyter-lite.json"; cfg = json.loads(cfg_path.read_text())
+    d = cfg["jupyter-config-data"]; d["exposeAppInBrowser"] = True
+    k = d.setdefault("litePluginSettings", {}).setdefault("@jupyterlite/pyodide-kernel-extension:kernel", {})
+    k.update({"pyodideUrl": "../../_static/pyodide/pyodide.mjs",   # resolved from lite/lab/: the site's own runtime
+              "disablePyPIFallback": True,                         # piplite: the site's index only, never PyPI
+              "loadPyodideOptions": {"lockFileURL": "../_static/pyodide/lite-lock.json"}})   # resolved from lite/
+    cfg_path.write_text(json.dumps(cfg, indent=1))
+    return sum(p.stat().st_size for p in dest.rglob("*") if p.is_file()) / 1e6
+
+
+def lite_notebook(nb: dict) -> dict:
+    "A notebook for JupyterLite: nbdev's own lines out, the Pyodide kernel, a first cell installing uri1630 from the site"
+    nb = json.loads(json.dumps(nb))
+    cells = []
+    for c in nb["cells"]:
+        src = "".join(c["source"])
+        if c["cell_type"] == "code":
+            if "nbdev_export()" in src: continue
+            src = "\n".join(l for l in src.splitlines() if not re.search(r"\bnbdev\b", l))
+            if not src.strip() or all(l.lstrip().startswith("#|") for l in src.splitlines() if l.strip()): continue
+            c["source"], c["outputs"], c["execution_count"] = src, [], None
+        cells.append(c)
+    setup = {"cell_type": "code", "id": "u1630-lite-setup", "metadata": {}, "outputs": [], "execution_count": None,
+             "source": "# uri1630 (the wheel built with this site), ipywidgets and fastcore, from the site's own package index\n"
+                       "%pip install -q uri1630 ipywidgets fastcore"}
+    nb["cells"] = [setup] + cells
+    nb["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+    nb["metadata"].pop("widgets", None)
+    return nb
