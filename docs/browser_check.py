@@ -291,6 +291,7 @@ def main(argv):
     check(not OFFSITE, f"requests that left 127.0.0.1 (aborted): {len(OFFSITE)} {sorted(set(OFFSITE))[:5]}")
     size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file()) / 1e6
     FIGURES["site_mb"] = round(size, 1)
+    FIGURES["measured"] = time.strftime("%Y-%m-%d")
     firsts = [v["first_result_s"] for v in FIGURES.values() if isinstance(v, dict)]
     meds = [v["update_median_ms"] for v in FIGURES.values() if isinstance(v, dict)]
     if firsts:
