@@ -149,7 +149,7 @@ def explorer(browser, base, name, field, typed, expect, shots, extra=None):
     check(med < 1000, f"{name}: update median {med:.1f} ms, max {worst:.1f} ms (goal 100 ms, bound 1 s)")
     FIGURES[name] = {"first_result_s": round(first, 3), "update_median_ms": round(med, 2), "update_max_ms": round(worst, 2),
                      "updates": len(ups)}
-    if shots: page.screenshot(path=str(shots / name.replace(".html", ".png")), full_page=True)
+    if shots: page.locator(".u1630-explorer").first.screenshot(path=str(shots / name.replace(".html", ".png")))
     check(not errors(log), f"{name}: no console or page errors {errors(log)[:3]}")
     page.close()
 
