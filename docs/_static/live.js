@@ -9,7 +9,7 @@
   const script = document.currentScript;
   const STATIC = script.src.replace(/live\.js(\?.*)?$/, "");
   let runtime = null;          // a promise of the Pyodide instance, started at most once per page
-  const stats = window.u1630Live = { t0: performance.now(), ready: null, firstResult: null, updates: [] };
+  const stats = window.u1630Live = { t0: 0, ready: null, firstResult: null, updates: [] };   // times in ms since navigation start
 
   function status(text, cls) {
     for (const s of document.querySelectorAll(".u1630-live-status")) { s.textContent = text; s.dataset.state = cls; }
@@ -29,6 +29,7 @@
       const { loadPyodide } = await import(STATIC + "pyodide/pyodide.mjs");
       const py = await loadPyodide({ indexURL: STATIC + "pyodide/", packageBaseUrl: STATIC + "pyodide/",
                                      stdout: () => {}, stderr: () => {} });
+      stats.pyodide = performance.now();
       const archives = await Promise.all(manifest.archives.map(a => fetchBytes(STATIC + "live/" + a.file)));
       manifest.archives.forEach((a, i) => py.unpackArchive(archives[i], a.format));
       py.runPython(manifest.helper);
