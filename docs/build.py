@@ -16,6 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
+sys.path.insert(0, str(DOCS))
+import live  # noqa: E402  (docs/live.py)
+LITE = {}
 WORK = DOCS / "_build"
 SKIP_FLAGS = ("#|notest", "#|slow", "#|eval:false")
 
@@ -28,6 +31,8 @@ def copy_sources():
     if WORK.exists(): shutil.rmtree(WORK)
     (WORK / "nbs").mkdir(parents=True)
     shutil.copy2(ROOT / "settings.ini", WORK / "settings.ini")
+    with open(WORK / "settings.ini", "a") as f: f.write("renderer = u1630_showdoc.Renderer\n")   # docs/u1630_showdoc.py
+    shutil.copy2(DOCS / "u1630_showdoc.py", WORK / "nbs" / "u1630_showdoc.py")
     nbs = sorted(p for p in (ROOT / "nbs").glob("*.ipynb") if not p.name.startswith(("_", ".")))
     for p in nbs:
         nb = json.loads(p.read_text())
@@ -62,21 +67,33 @@ def _exec_one(p, timeout=300):
     import nbformat
     from nbclient import NotebookClient
     t0 = time.time()
-    nb = nbformat.read(p, as_version=4)
+    raw = json.loads(p.read_text())
+    for c in raw["cells"]: c.pop("has_sd", None)   # nbdev's add_show_docs marker: not nbformat, so not kept
+    nb = nbformat.reads(json.dumps(raw), as_version=4)
     for i, c in enumerate(nb.cells):   # cells the show_doc pass inserted have no id yet
         if not c.get("id"): c["id"] = f"u1630-{i}"
     for c in nb.cells:
         d = set(c.metadata.get("u1630_directives", [])) | _directives(c.source)
         if c.cell_type == "code" and ("nbdev_export()" in c.source or d & set(SKIP_FLAGS)):
             c.metadata.setdefault("tags", []).append("skip-execution")
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True, store_widget_state=True,
-                   resources={"metadata": {"path": str(p.parent)}}).execute()
+    import tempfile
+    with tempfile.TemporaryFile() as err:   # the kernel's own log (ipykernel's TCP notice) is noise unless a cell fails
+        saved = os.dup(2); os.dup2(err.fileno(), 2)
+        try:
+            NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True, store_widget_state=True,
+                           resources={"metadata": {"path": str(p.parent)}}).execute()
+        finally:
+            os.dup2(saved, 2); os.close(saved)
+        err.seek(0); kernel_log = err.read().decode(errors="replace")
     for c in nb.cells:   # the tag was only for this run
         tags = c.metadata.get("tags", [])
         if "skip-execution" in tags: tags.remove("skip-execution")
         if not tags: c.metadata.pop("tags", None)
     nbformat.write(nb, p)
     errs = [o.get("ename") for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    if errs:
+        errs.append("kernel log: " + "\n".join(l for l in kernel_log.splitlines() if "without encryption" not in l)[-1500:])
+        errs += ["".join(o.get("traceback", []))[-1500:] for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"][:2]
     return p.name, time.time() - t0, errs
 
 
@@ -86,8 +103,7 @@ def execute(paths, workers=2):
     failed = []
     with ProcessPoolExecutor(workers) as ex:
         for name, dt, errs in ex.map(_exec_one, sorted(paths, key=lambda p: -p.stat().st_size)):
-            log(f"executed {name} in {dt:.1f}s" + (f"  WARNING: {len(errs)} cell(s) raised {errs}" if errs else ""))
-            if errs: failed.append(name)
+            if errs: log(f"ERROR: {name}: {len(errs)} cell(s) raised {errs}"); failed.append(name)
     return failed
 
 
@@ -110,11 +126,21 @@ def page_name(stem): return stem if stem == "index" else _PREFIX.sub("", stem)
 
 
 _NBLINK = re.compile(r"\]\((?:\.\./)?nbs/([^)/#]+)\.ipynb(#[^)]*)?\)")
-def _nblinks(t): return _NBLINK.sub(lambda m: f"]({page_name(m.group(1))}.html{m.group(2) or ''})", t)
+_DOCLINK = re.compile(r"\[(`[^`\]]+`)\]\(([\w.-]+\.html)#([^)\s]+)\)")
+DOC_IDS = {}   # page -> the anchors its show_doc entries carry
+
+
+def _doclinks(t):
+    "nbdev's doc links (`[`name`](page.html#name)`) to a name the page does not document (private helpers) become plain code"
+    return _DOCLINK.sub(lambda m: m.group(0) if m.group(3) in DOC_IDS.get(m.group(2), ()) else m.group(1), t)
+
+
+def _nblinks(t): return _doclinks(_NBLINK.sub(lambda m: f"]({page_name(m.group(1))}.html{m.group(2) or ''})", t))
 
 
 def _show_doc_md(t, doc_host):
-    "A show_doc output as MyST: the source link floated, the signature in a `signature` container, doc links local"
+    "A markdown output as MyST: doc links local (show_doc's own are rendered by docs/u1630_showdoc.py)"
+    if 'class="u1630-symbol"' in t: return _TARGET.sub("", t.replace(doc_host, ""))
     t = re.sub(r"^\s*---\s*\n", "", t)
     t = _SOURCE.sub(lambda m: f'<a class="u1630-source" href="{m.group(1)}">source</a>\n\n', t)
     t = _SIG.sub(lambda m: f'<div class="signature">\n\n{m.group(1)}\n\n</div>', t, count=1)
@@ -134,9 +160,16 @@ def fixup(proc, order):
     "Make the processed notebooks plain Jupyter + MyST: title cell from front matter, no directives, no Quarto link attributes"
     import html
     doc_host = _doc_host()
+    for p in proc.glob("*.ipynb"):   # the anchors show_doc gives each page
+        ids = DOC_IDS.setdefault(page_name(p.stem) + ".html", set())
+        for c in json.loads(p.read_text())["cells"]:
+            for o in c.get("outputs", []):
+                t = o.get("data", {}).get("text/markdown", "")
+                ids.update(re.findall(r'class="u1630-symbol" id="([^"]+)"', "".join(t)))
     for p in proc.glob("*.ipynb"):
         nb = json.loads(p.read_text())
-        cells = []
+        nb["metadata"].pop("widgets", None)   # widget views became live explorers: no widget JavaScript on the site
+        cells, runnable = [], False
         for c in nb["cells"]:
             src = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
             if c["cell_type"] == "raw":
@@ -144,8 +177,9 @@ def fixup(proc, order):
                 if fm is not None and "title" in fm:
                     md = f"# {fm['title']}\n"
                     if fm.get("description"):
-                        md += f'\n<p class="u1630-subtitle">{html.escape(fm["description"])}</p>\n'
+                        md += f'\n<p class="u1630-subtitle">{_inline_code(fm["description"])}</p>\n'
                     cells.append({"cell_type": "markdown", "id": "u1630-title", "metadata": {}, "source": md})
+                    cells.append(_live_banner(p.stem, runnable=False))
                 continue
             if c["cell_type"] == "code":
                 d = _directives(src) | set(c.get("metadata", {}).pop("u1630_directives", []))
@@ -155,6 +189,15 @@ def fixup(proc, order):
                 if "#|echo:false" in d: tags.append("remove-input")
                 if "#|output:false" in d: tags.append("remove-output")
                 src = "\n".join(l for l in src.splitlines() if not l.lstrip().startswith("#|")).strip("\n")
+                expr = live.explorer_expr(src)
+                if expr and any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in c.get("outputs", [])):
+                    c["outputs"] = [{"output_type": "display_data", "metadata": {},
+                                     "data": {"text/html": live.explorer_html(expr)}}]
+                if d & set(SKIP_FLAGS): tags.append("static")   # not run by the build (slow, notest, eval: false)
+                if "remove-input" not in tags and src:
+                    why = live.static_reason(src, tags)
+                    tags.append("u1630-run" if why is None else f"u1630-static-{why}".rstrip("-"))
+                    runnable |= why is None
                 for o in c.get("outputs", []):
                     data = o.get("data", {})
                     if "text/markdown" in data:
@@ -171,9 +214,45 @@ def fixup(proc, order):
             toc = "\n".join(page_name(n) for n in order if n != "index")
             cells.append({"cell_type": "markdown", "id": "u1630-toc", "metadata": {},
                           "source": f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n:caption: The edition\n\n{toc}\n```"})
+        if runnable:
+            for c in cells:
+                if c.get("id") == "u1630-banner": c.update(_live_banner(p.stem, runnable=True))
+            cells.append(_prelude(p.stem))
         nb["cells"] = cells
         p.unlink()
         (proc / (page_name(p.stem) + ".ipynb")).write_text(json.dumps(nb, indent=1))
+
+
+def _inline_code(text):
+    "Escaped text with `backticks` as <code>"
+    import html
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
+
+
+def _live_banner(stem, runnable):
+    "Under the title: how to run the page, and the link to the same notebook in JupyterLite"
+    links = []
+    if LITE.get("built"):
+        links.append(f'<a class="u1630-open-nb" href="lite/lab/index.html?path={stem}.ipynb">Open as a notebook</a>'
+                     ' (JupyterLab in your browser, with the ipywidgets explorers)')
+    text = ("Code cells marked <b>Run</b> can be edited and run in your browser: Python (Pyodide) loads from this "
+            "site on first use, and the cells above the one you run run first, once." if runnable else "")
+    src = (f'<div class="u1630-banner">{" ".join(links)}'
+           + (f'<p class="u1630-live-status" data-state="idle">{text}</p>' if text else "") + "</div>")
+    return {"cell_type": "markdown", "id": "u1630-banner", "metadata": {}, "source": src if (links or text) else ""}
+
+
+def _prelude(stem):
+    "The imports of the notebook's hidden cells (its setup), run before the page's first cell; nbdev's own are left out"
+    nb = json.loads((ROOT / "nbs" / f"{stem}.ipynb").read_text())
+    lines = []
+    for c in nb["cells"]:
+        src = "".join(c["source"])
+        if c["cell_type"] != "code" or not {"#|hide"} & _directives(src) or "nbdev_export()" in src: continue
+        lines += [l for l in src.splitlines() if re.match(r"(from|import)\s", l) and not re.search(r"\bnbdev\b|IPython", l)]
+    body = "\n".join(dict.fromkeys(lines))
+    return {"cell_type": "markdown", "id": "u1630-prelude", "metadata": {},
+            "source": f'<script type="text/x-python" class="u1630-prelude">\n{body}\n</script>\n'}
 
 
 def _doc_host():
@@ -186,16 +265,55 @@ def _doc_host():
 def sphinx(proc, out):
     "Render with Sphinx (config in docs/conf.py)"
     html = WORK / "html"   # myst-nb writes its jupyter_execute/ next to the output folder: keep both in docs/_build
-    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-j", "2", "-c", str(DOCS), str(proc), str(html)]
-    subprocess.run(cmd, check=True)
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "--keep-going", "-j", "2", "-c", str(DOCS), str(proc), str(html)]
+    if subprocess.run(cmd).returncode: sys.exit("[docs] FAILED: Sphinx reported warnings or errors (above)")
     if out.exists(): shutil.rmtree(out)
     shutil.move(str(html), str(out))
+
+
+def _no_such_repo():
+    "settings.ini's git_url: the project has no public repository yet, so no page may link there"
+    from configparser import ConfigParser
+    c = ConfigParser(delimiters=["="]); c.read(ROOT / "settings.ini")
+    return c["DEFAULT"].get("git_url", "").rstrip("/")
+NO_SUCH_REPO = _no_such_repo()
+
+
+def check_links(site):
+    "Every internal link and anchor of the built site resolves (a page, and an id on it); exits non-zero otherwise"
+    from html.parser import HTMLParser
+    ids, links = {}, []
+    class P(HTMLParser):
+        def __init__(self, name): super().__init__(); self.name = name; ids[name] = set()
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if a.get("id"): ids[self.name].add(a["id"])
+            if tag == "a" and a.get("name"): ids[self.name].add(a["name"])
+            for k in ("href", "src"):
+                if a.get(k): links.append((self.name, a[k]))
+    for f in site.rglob("*.html"):
+        if "lite" in f.relative_to(site).parts[:1]: continue
+        P(f.relative_to(site).as_posix()).feed(f.read_text(errors="replace"))
+    bad = []
+    for page, href in links:
+        if re.match(r"^[a-z][a-z0-9+.-]*:", href, re.I) or href.startswith("//"):
+            if NO_SUCH_REPO and href.startswith(NO_SUCH_REPO): bad.append(f"{page}: link to a repository that does not exist: {href}")
+            continue
+        path, _, frag = href.partition("#")
+        path = path.split("?")[0]
+        target = (Path(page).parent / path).as_posix() if path else page
+        target = os.path.normpath(target)
+        if not (site / target).exists(): bad.append(f"{page}: {href} (no such file)"); continue
+        if frag and target.endswith(".html") and target in ids and frag not in ids[target]:
+            bad.append(f"{page}: {href} (no such anchor)")
+    for b in sorted(set(bad))[:80]: log("BROKEN", b)
+    if bad: sys.exit(f"[docs] FAILED: {len(set(bad))} broken internal links or anchors")
+    log(f"links: {len(links)} checked, all resolve")
 
 
 def main(argv):
     out = ROOT / (argv[argv.index("--out") + 1] if "--out" in argv else "_site")
     t0 = time.time()
-    subprocess.run([sys.executable, str(DOCS / "vendor.py")], check=True)
     failed = []
     if "--reuse" in argv:   # re-render the notebooks executed by the last build (for work on the rendering)
         paths = sorted((WORK / "nbs").glob("*.ipynb"))
@@ -204,11 +322,19 @@ def main(argv):
         t = time.time(); add_show_docs(); log(f"show_doc cells added in {time.time() - t:.0f}s")
         t = time.time(); failed = execute(paths) if "--no-exec" not in argv else []; log(f"executed in {time.time() - t:.0f}s")
     order = [p.stem for p in paths]
+    import importlib.util
+    LITE["built"] = importlib.util.find_spec("jupyterlite_core") is not None and "--no-lite" not in argv
     t = time.time(); proc = process(); fixup(proc, order); log(f"processed in {time.time() - t:.0f}s")
     t = time.time(); sphinx(proc, out); log(f"rendered in {time.time() - t:.0f}s")
+    t = time.time(); m = live.assets(out / "_static"); log(f"live runtime: Pyodide {m['pyodide']}, uri1630 wheel, fastcore in {time.time() - t:.0f}s")
+    if LITE["built"]:
+        t = time.time()
+        mb = live.lite(out, WORK / "lite", [(page_name(n) + ".ipynb", live.lite_notebook(json.loads((ROOT / "nbs" / f"{n}.ipynb").read_text())))
+                                             for n in order])
+        log(f"JupyterLite ({mb:.0f} MB) in {time.time() - t:.0f}s")
+    check_links(out)
     log(f"site in {out.relative_to(ROOT)}/ ({len(paths)} pages) in {time.time() - t0:.0f}s")
-    if failed:   # the notebooks' own tests are the test suite's business; here it is a warning on the page
-        log(f"WARNING: cells raised in {', '.join(failed)} (their pages show the traceback)")
+    if failed: sys.exit(f"[docs] FAILED: cells raised in {', '.join(failed)} (a page would publish a traceback)")
 
 
 if __name__ == "__main__":

@@ -11,8 +11,9 @@ extensions = ["myst_nb"]
 root_doc = "index"
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "_proc"]
 html_theme = "furo"
-html_static_path = [str(DOCS / "_static"), str(DOCS / "_vendor")]
+html_static_path = [str(DOCS / "_static")]
 html_css_files = ["uri1630.css"]
+html_js_files = [("live.js", {"defer": "defer"})]   # docs/live.py: Python in the reader's browser
 html_show_sourcelink = False
 html_copy_source = False
 myst_enable_extensions = ["colon_fence"]
@@ -21,9 +22,8 @@ myst_all_links_external = True   # nbdev doc links are plain page.html#name link
 nb_execution_mode = "off"          # docs/build.py executed the notebooks already
 nb_merge_streams = True
 nb_render_markdown_format = "gfm"   # markdown outputs (show_doc, the edition map) have tables
-# the widget manager and RequireJS come from the site's own _static/ (docs/vendor.py), never a CDN;
-# the "cdn" the manager would fetch third-party widget modules from is the site itself
-nb_ipywidgets_js = {"require.js": {}, "embed-amd.js": {"data-jupyter-widgets-cdn": "_static/"}}
+# no widget JavaScript: docs/build.py turns the explorers' widget views into live HTML forms (docs/live.py)
+nb_ipywidgets_js = {}
 suppress_warnings = ["myst.header", "mystnb.unknown_mime_type", "misc.highlighting_failure"]
 mathjax_path = "about:blank"       # no page needs TeX; never reference MathJax's CDN
 

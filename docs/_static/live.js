@@ -1,0 +1,173 @@
+// The read-along site, live: Python (Pyodide, served by this site) runs uri1630 in the reader's browser.
+// - explorers (div.u1630-explorer): their form controls come alive once the runtime is ready; every
+//   keystroke re-renders with uri1630.render (the functions the ipywidgets explorers wrap);
+// - code cells (div.cell.tag_u1630-run): editable in place, with a "Run" button; one namespace a page.
+// Nothing is fetched from anywhere but this site: the runtime, the uri1630 wheel and fastcore's test
+// helpers are files under _static/ (docs/build.py puts them there at build time).
+(function () {
+  "use strict";
+  const script = document.currentScript;
+  const STATIC = script.src.replace(/live\.js(\?.*)?$/, "");
+  let runtime = null;          // a promise of the Pyodide instance, started at most once per page
+  const stats = window.u1630Live = { t0: 0, ready: null, firstResult: null, updates: [] };   // times in ms since navigation start
+
+  function status(text, cls) {
+    for (const s of document.querySelectorAll(".u1630-live-status")) { s.textContent = text; s.dataset.state = cls; }
+  }
+
+  async function fetchBytes(url) {
+    const r = await fetch(url);
+    if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+    return new Uint8Array(await r.arrayBuffer());
+  }
+
+  function start() {
+    if (runtime) return runtime;
+    status("Loading Python (Pyodide) in your browser…", "loading");
+    runtime = (async () => {
+      const manifest = await (await fetch(STATIC + "live/manifest.json")).json();
+      const { loadPyodide } = await import(STATIC + "pyodide/pyodide.mjs");
+      const py = await loadPyodide({ indexURL: STATIC + "pyodide/", packageBaseUrl: STATIC + "pyodide/",
+                                     stdout: () => {}, stderr: () => {} });
+      stats.pyodide = performance.now();
+      const archives = await Promise.all(manifest.archives.map(a => fetchBytes(STATIC + "live/" + a.file)));
+      manifest.archives.forEach((a, i) => py.unpackArchive(archives[i], a.format));
+      py.runPython(manifest.helper);
+      stats.ready = performance.now() - stats.t0;
+      status(`Live: computed in your browser by uri1630 ${manifest.version} on Python ${manifest.python} (Pyodide ${manifest.pyodide}).`, "ready");
+      return py;
+    })();
+    runtime.catch(e => { status("Python could not start in this browser: " + e, "failed"); console.warn(e); });
+    return runtime;
+  }
+
+  // ---------------------------------------------------------------- explorers
+  function explorer(root) {
+    const spec = JSON.parse(root.dataset.spec);
+    const out = root.querySelector(".u1630-explorer-out");
+    const controls = {};
+    for (const el of root.querySelectorAll("[data-arg]")) controls[el.dataset.arg] = el;
+    function value(arg) {
+      const el = controls[arg];
+      if (el.classList.contains("u1630-toggle")) return el.querySelector("input:checked").value;
+      return el.value;
+    }
+    let render = null;
+    function update() {
+      if (!render) return;
+      const t = performance.now();
+      out.innerHTML = render(spec.kind, JSON.stringify(spec.args.map(value)));
+      const dt = performance.now() - t;
+      if (stats.firstResult === null) stats.firstResult = performance.now() - stats.t0;
+      else stats.updates.push(dt);
+      root.dataset.updates = String((+root.dataset.updates || 0) + 1);
+    }
+    for (const el of root.querySelectorAll("input, select")) {
+      el.addEventListener("input", update);
+      el.addEventListener("change", update);
+    }
+    const pick = root.querySelector("select.u1630-pick");
+    if (pick) pick.addEventListener("change", () => {
+      if (pick.value) { controls[spec.pick_target].value = pick.value; update(); }
+    });
+    for (const b of root.querySelectorAll("button.u1630-preset")) b.addEventListener("click", () => {
+      const sets = JSON.parse(b.dataset.sets);
+      for (const k in sets) controls[k].value = sets[k];
+      update();
+    });
+    start().then(py => {
+      render = py.globals.get("_u1630_explore");
+      for (const el of root.querySelectorAll("input, select, button")) el.disabled = false;
+      root.classList.add("u1630-ready");
+      update();
+    });
+  }
+
+  // ---------------------------------------------------------------- code cells
+  let runAll = null;   // the cells before a run are run first, once, as a notebook's "run all above"
+  function cellSource(cell) {
+    const pre = cell.querySelector(".cell_input pre");
+    return pre.innerText.replace(/\n$/, "");
+  }
+  function showOutput(cell, res) {
+    let out = cell.querySelector(".u1630-run-out");
+    if (!out) {
+      out = document.createElement("div");
+      out.className = "u1630-run-out";
+      out.setAttribute("aria-live", "polite");
+      cell.appendChild(out);
+    }
+    const old = cell.querySelector(".cell_output");
+    if (old) old.hidden = true;
+    out.innerHTML = "";
+    if (res.stdout) { const p = document.createElement("pre"); p.textContent = res.stdout; out.appendChild(p); }
+    for (const s of res.shown || []) {
+      if (s.html) { const d = document.createElement("div"); d.innerHTML = s.html; out.appendChild(d); }
+      else { const p = document.createElement("pre"); p.textContent = s.text; out.appendChild(p); }
+    }
+    if (res.html) { const d = document.createElement("div"); d.innerHTML = res.html; out.appendChild(d); }
+    else if (res.text) { const p = document.createElement("pre"); p.textContent = res.text; out.appendChild(p); }
+    if (res.error) { const p = document.createElement("pre"); p.className = "u1630-run-error"; p.textContent = res.error; out.appendChild(p); }
+    if (!out.childNodes.length) { const p = document.createElement("p"); p.className = "u1630-run-empty"; p.textContent = "(ran, no output)"; out.appendChild(p); }
+    cell.dataset.runs = String((+cell.dataset.runs || 0) + 1);
+  }
+  async function run(cell, cells) {
+    const py = await start();
+    const exec = py.globals.get("_u1630_run");
+    if (runAll === null) {
+      runAll = true;
+      const prelude = document.querySelector("script.u1630-prelude");
+      if (prelude) exec(prelude.textContent);
+    }
+    for (const c of cells) {          // earlier cells not yet run, in page order
+      if (c === cell) break;
+      if (!c.dataset.runs) showOutput(c, JSON.parse(exec(cellSource(c))));
+    }
+    showOutput(cell, JSON.parse(exec(cellSource(cell))));
+  }
+  function cellsOf(page) {
+    const cells = [...page.querySelectorAll("div.cell.tag_u1630-run")];
+    for (const cell of cells) {
+      const pre = cell.querySelector(".cell_input pre");
+      if (!pre) continue;
+      pre.contentEditable = "plaintext-only";
+      pre.spellcheck = false;
+      pre.setAttribute("aria-label", "Python code (editable)");
+      const bar = document.createElement("div");
+      bar.className = "u1630-run-bar";
+      const b = document.createElement("button");
+      b.type = "button"; b.className = "u1630-run"; b.textContent = "Run";
+      b.title = "Run this cell in your browser (the cells above it run first, once)";
+      b.addEventListener("click", async () => {
+        b.disabled = true; b.textContent = "Running…";
+        try { await run(cell, cells); } finally { b.disabled = false; b.textContent = "Run"; }
+      });
+      pre.addEventListener("keydown", e => { if (e.key === "Enter" && e.shiftKey) { e.preventDefault(); b.click(); } });
+      bar.appendChild(b);
+      cell.querySelector(".cell_input").after(bar);
+    }
+    for (const cell of page.querySelectorAll("div.cell[class*='tag_u1630-static']")) {
+      const why = [...cell.classList].find(c => c.startsWith("tag_u1630-static-"));
+      const note = document.createElement("p");
+      note.className = "u1630-static-note";
+      note.textContent = STATIC_WHY[why ? why.slice("tag_u1630-static-".length) : ""] || STATIC_WHY[""];
+      cell.querySelector(".cell_input")?.after(note);
+    }
+  }
+  const STATIC_WHY = {
+    "network": "Static here: this cell needs the network (servers, sockets), which a page cannot open.",
+    "subprocess": "Static here: this cell starts a process (the command line), which a page cannot do.",
+    "dask": "Static here: this cell needs dask, which this page does not load.",
+    "timing": "Static here: timings measured by the build; a browser's would not be comparable.",
+    "widgets": "The live explorer is below; the ipywidgets version runs under “Open as a notebook”.",
+    "files": "Static here: this cell reads the repository's files, which the page does not carry.",
+    "": "Static here.",
+  };
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const explorers = document.querySelectorAll(".u1630-explorer");
+    cellsOf(document);
+    if (explorers.length) { explorers.forEach(explorer); }
+    else status("Code cells run in your browser: press Run (Python loads on first use).", "idle");
+  });
+})();

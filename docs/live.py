@@ -1,0 +1,322 @@
+"""The live part of the read-along site: Python in the reader's browser, served by the site itself.
+
+- `fetch_pyodide()`: the Pyodide runtime from the npm registry (`npm pack`, pinned version, its sha512
+  checked against the value pinned here), cached outside the repository (`$URI1630_DOCS_CACHE`, else
+  `$XDG_CACHE_HOME/uri1630-docs`, else `~/.cache/uri1630-docs`).
+- `assets(static)`: the runtime, the uri1630 wheel built from this checkout, fastcore (the notebooks'
+  `test_eq`, pure Python, zipped from the installed package) and `manifest.json` into the site's `_static/`.
+  The page unpacks the archives with `pyodide.unpackArchive`: no micropip, no `loadPackage`, no CDN.
+- `explorer_html(expr)`: a widget explorer cell's output as live HTML: labelled form controls (disabled until
+  Python is ready) and the static snapshot the renderer computed at build time (what a reader without
+  JavaScript sees).
+- `static_reason(src)`: why a code cell cannot run in a page (network, subprocess, dask, timing, ...), or None.
+"""
+import base64, hashlib, html, json, os, re, shutil, subprocess, sys, tarfile, tempfile, zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYODIDE = "pyodide@314.0.7"
+PYODIDE_SHA512 = "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A=="
+RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json")
+
+
+def cache_dir() -> Path:
+    d = os.environ.get("URI1630_DOCS_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "uri1630-docs"
+    return Path(d)
+
+
+def _npm_pack(spec, tmp):
+    "`npm pack SPEC` into `tmp`: the tarball's path; without npm, the same tarball by the registry's own metadata"
+    if shutil.which("npm"):
+        r = subprocess.run(["npm", "pack", spec, "--json", "--silent"], cwd=tmp, capture_output=True, text=True)
+        if r.returncode: sys.exit(f"npm pack {spec} failed: {r.stderr.strip()[-400:]}")
+        return Path(tmp) / json.loads(r.stdout)[0]["filename"]
+    import urllib.request
+    name, _, version = spec.rpartition("@")
+    with urllib.request.urlopen(f"https://registry.npmjs.org/{name.replace('/', '%2F')}/{version}", timeout=60) as f:
+        tarball = json.load(f)["dist"]["tarball"]
+    tgz = Path(tmp) / "package.tgz"
+    with urllib.request.urlopen(tarball, timeout=300) as f: tgz.write_bytes(f.read())
+    return tgz
+
+
+def fetch_pyodide() -> Path:
+    "The Pyodide runtime files, from the cache or fetched once from the npm registry (sha512 checked)"
+    dest = cache_dir() / PYODIDE.replace("@", "-")
+    if all((dest / f).exists() for f in RUNTIME): return dest
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        tgz = _npm_pack(PYODIDE, tmp)
+        algo, _, digest = PYODIDE_SHA512.partition("-")
+        if base64.b64encode(hashlib.new(algo, tgz.read_bytes()).digest()).decode() != digest:
+            sys.exit(f"{PYODIDE}: the tarball's sha512 is not the pinned one")
+        with tarfile.open(tgz) as t:
+            for f in RUNTIME: (dest / f).write_bytes(t.extractfile(f"package/{f}").read())
+    print(f"[docs] {PYODIDE} from the npm registry (sha512 checked) -> {dest}", flush=True)
+    return dest
+
+
+HELPER = r'''
+import ast, contextlib, io, json, sys, traceback
+import uri1630, uri1630.render as _R
+_U1630_NS = {"__name__": "__main__"}
+_U1630_SHOWN = []
+try: import IPython.display
+except ImportError:   # what the notebooks use of IPython.display, for the page: display() shows under the cell
+    import types
+    class _Shown:
+        def __init__(self, data=None, **kw): self.data = data
+    class Markdown(_Shown):
+        def _repr_markdown_(self): return self.data
+    class HTML(_Shown):
+        def _repr_html_(self): return self.data
+    def display(*objs, **kw): _U1630_SHOWN.extend(objs)
+    _ip, _ipd = types.ModuleType("IPython"), types.ModuleType("IPython.display")
+    _ipd.Markdown, _ipd.HTML, _ipd.display, _ip.display = Markdown, HTML, display, _ipd
+    sys.modules["IPython"], sys.modules["IPython.display"] = _ip, _ipd
+def _u1630_shown(r):
+    h, m = getattr(r, "_repr_html_", None), getattr(r, "_repr_markdown_", None)
+    x = h() if callable(h) and not isinstance(r, type) else None
+    if x is not None: return {"html": x}
+    x = m() if callable(m) and not isinstance(r, type) else None
+    return {"text": x if x is not None else repr(r)}
+def _u1630_explore(kind, args):
+    "An explorer's HTML: the renderer the ipywidgets explorer wraps, with the form's values"
+    f = {"encoding": _R.level_html, "resolution": _R.resolution_html, "parse": _R.parse_html}[kind]
+    return f(*json.loads(args))
+def _u1630_run(src):
+    "Run a cell's source in the page's namespace, as a notebook would: stdout, the last expression's value, the error"
+    buf, res = io.StringIO(), {}
+    _U1630_SHOWN.clear()
+    try:
+        tree = ast.parse(src, "<cell>")
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+            exec(compile(tree, "<cell>", "exec"), _U1630_NS)
+            if last is not None:
+                r = eval(compile(ast.Expression(last.value), "<cell>", "eval"), _U1630_NS)
+                if r is not None: res.update(_u1630_shown(r))
+    except BaseException as e:
+        tb = e.__traceback__.tb_next if e.__traceback__ else None
+        res["error"] = "".join(traceback.format_exception(type(e), e, tb))
+    res["stdout"] = buf.getvalue()
+    res["shown"] = [_u1630_shown(r) for r in _U1630_SHOWN]; _U1630_SHOWN.clear()
+    return json.dumps(res)
+'''
+
+
+def _zip_installed(pkg: str, dest: Path) -> str:
+    "Zip an installed pure-Python package (its folder, as installed here) for `unpackArchive`; returns its version"
+    import importlib, importlib.metadata
+    folder = Path(importlib.import_module(pkg).__file__).parent
+    with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in sorted(folder.rglob("*.py")):
+            z.write(p, p.relative_to(folder.parent).as_posix())
+    return importlib.metadata.version(pkg)
+
+
+def assets(static: Path) -> dict:
+    "Put the runtime, the wheel, fastcore and the manifest into the built site's `_static/`"
+    runtime = fetch_pyodide()
+    (static / "pyodide").mkdir(parents=True, exist_ok=True)
+    for f in RUNTIME: shutil.copy2(runtime / f, static / "pyodide" / f)
+    live = static / "live"
+    if live.exists(): shutil.rmtree(live)
+    live.mkdir()
+    with tempfile.TemporaryDirectory() as tmp:   # the wheel, built from this checkout (no network: no build isolation)
+        r = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
+                            "--disable-pip-version-check", "-q", "-w", tmp], capture_output=True, text=True)
+        wheels = list(Path(tmp).glob("uri1630-*.whl"))
+        if r.returncode or not wheels: sys.exit(f"building the uri1630 wheel failed:\n{r.stderr[-2000:]}")
+        shutil.copy2(wheels[0], live / wheels[0].name)
+    shutil.rmtree(ROOT / "build", ignore_errors=True)   # pip's setuptools scratch folder
+    fc = _zip_installed("fastcore", live / "fastcore.zip")
+    import uri1630
+    pkg = json.loads((runtime / "package.json").read_text())
+    lock = json.loads((runtime / "pyodide-lock.json").read_text())
+    manifest = {"version": uri1630.__version__, "pyodide": pkg["version"], "python": lock["info"]["python"],
+                "fastcore": fc, "helper": HELPER,
+                "archives": [{"file": wheels[0].name, "format": "wheel"}, {"file": "fastcore.zip", "format": "zip"}]}
+    (live / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    return manifest
+
+
+# ------------------------------------------------------------------ explorers
+KINDS = {"EncodingExplorer": ("encoding", ["text", "level", "encoding", "reserved"]),
+         "ResolutionExplorer": ("resolution", ["context", "partial", "reading"]),
+         "ParseExplorer": ("parse", ["text", "grammar", "rfc"])}
+_EXPLORER_CALL = re.compile(r"^(\w+Explorer)\((.*)\)\s*$")
+_n = [0]
+
+
+def explorer_expr(src: str):
+    "The explorer a cell shows (its last line, e.g. `EncodingExplorer()`), or None"
+    lines = [l for l in src.strip().splitlines() if l.strip() and not l.lstrip().startswith("#")]
+    if not lines: return None
+    m = _EXPLORER_CALL.match(lines[-1].strip())
+    return m.group(0).strip() if m and m.group(1) in KINDS else None
+
+
+def _options(w):
+    return [(str(l), v) for l, v in zip(w._options_labels, w._options_values)]
+
+
+def explorer_html(expr: str) -> str:
+    "The live explorer for `expr`: the widget's own controls (labels, options, values) as HTML form controls"
+    import ipywidgets as W, uri1630.widgets as UW
+    w = eval(expr, dict(vars(UW)))   # the very widget the notebook shows, built with ipywidgets at build time
+    kind, args = KINDS[type(w).__name__]
+    _n[0] += 1; uid = f"u1630-x{_n[0]}"
+    e = html.escape
+    parts = []
+    if getattr(w, "presets", None):
+        from uri1630.widgets.resolution import RESOLUTION_PRESETS
+        btns = "".join(f'<button type="button" class="u1630-preset" disabled title="{e(b.tooltip)}" '
+                       f"data-sets='{e(json.dumps({'context': c, 'partial': p}))}'>{e(label)}</button>"
+                       for b, (label, c, p) in zip(w.presets, RESOLUTION_PRESETS))
+        parts.append(f'<div class="u1630-presets"><span>RFC 1630\'s examples:</span> {btns}</div>')
+    if getattr(w, "example", None) is not None:
+        x = w.example
+        opts = "".join(f'<option value="{e(v)}"{" selected" if v == x.value else ""}>{e(l)}</option>' for l, v in _options(x))
+        parts.append(f'<div class="u1630-field"><label for="{uid}-example">{e(x.description)}</label>'
+                     f'<select id="{uid}-example" class="u1630-pick" disabled>{opts}</select></div>')
+    for a in args:
+        x = getattr(w, a)
+        if isinstance(x, W.Text):
+            parts.append(f'<div class="u1630-field u1630-wide"><label for="{uid}-{a}">{e(x.description)}</label>'
+                         f'<input id="{uid}-{a}" type="text" data-arg="{a}" value="{e(x.value)}" spellcheck="false" '
+                         f'autocomplete="off" disabled></div>')
+        elif isinstance(x, W.ToggleButtons):
+            radios = "".join(f'<label><input type="radio" name="{uid}-{a}" value="{e(v)}"{" checked" if v == x.value else ""} disabled>'
+                             f'<span>{e(l)}</span></label>' for l, v in _options(x))
+            parts.append(f'<fieldset class="u1630-toggle" data-arg="{a}"><legend>{e(x.description)}</legend>{radios}</fieldset>')
+        elif isinstance(x, W.Dropdown):
+            opts = "".join(f'<option value="{e(v)}"{" selected" if v == x.value else ""}>{e(l)}</option>' for l, v in _options(x))
+            parts.append(f'<div class="u1630-field"><label for="{uid}-{a}">{e(x.description)}</label>'
+                         f'<select id="{uid}-{a}" data-arg="{a}" disabled>{opts}</select></div>')
+        else: raise TypeError(f"{expr}: control {a} is a {type(x).__name__}")
+    spec = {"kind": kind, "args": args, "pick_target": "text"}
+    return (f"<div class=\"u1630-explorer\" data-spec='{e(json.dumps(spec))}'>"
+            f'<form class="u1630-form" onsubmit="return false">{"".join(parts)}</form>'
+            f'<p class="u1630-live-status" data-state="static">A snapshot computed when the site was built; '
+            f'with JavaScript on, the controls come alive (Python runs in your browser).</p>'
+            f'<div class="u1630-explorer-out">{w.out.value}</div></div>')
+
+
+# ------------------------------------------------------------------ cells that stay static
+STATIC_RULES = [   # (reason, pattern on the cell's source); the first that matches wins
+    ("widgets", r"Explorer\(|ipywidgets|\bW\.\w+\(|interact\("),
+    ("subprocess", r"\bsubprocess\b|sys\.executable|^\s*[!%]|\bmain\(\[|\bcli\b|Popen"),
+    ("network", r"\bretrieve\w*\(|urlopen|\bsocket\b|serve\w*\(|http\.server|ftplib|smtplib|nntplib|telnetlib|"
+                r"Server\b|\bfetch\w*\(|\bconnect\(|localhost|127\.0\.0\.1"),
+    ("dask", r"\bdask\b|distributed|\bClient\("),
+    ("timing", r"timeit|perf_counter|process_time|\bbench\w*|matplotlib|plt\."),
+    ("files", r"\.\./tests|Path\(|\bopen\(|glob\("),
+]
+
+
+def static_reason(src: str, tags=()):
+    "Why a code cell stays static in the page (None: it can run there). A cell tag `static` forces it."
+    if "static" in tags: return ""
+    for why, pat in STATIC_RULES:
+        if re.search(pat, src, re.M): return why
+    return None
+
+
+# ------------------------------------------------------------------ JupyterLite ("Open as a notebook")
+# The kernel (jupyterlite-pyodide-kernel) loads micropip, IPython and jedi with `loadPackage` from the
+# runtime's own folder, checked against pyodide-lock.json. Pyodide's copies of these pure-Python wheels
+# are not in the npm package; the same versions from PyPI are, with other hashes: the site gets its own
+# lock (lite-lock.json: the npm lock with those entries pointing at the PyPI wheels and their sha256).
+LOCK_PACKAGES = ("micropip", "packaging", "ipython", "jedi")          # and what they depend on in the lock
+
+
+def _norm(name): return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _lock_closure(lock):
+    "The lock's keys for LOCK_PACKAGES and everything they depend on (names normalised: prompt_toolkit = prompt-toolkit)"
+    keys = {_norm(k): k for k in lock["packages"]}
+    need, todo = set(), list(LOCK_PACKAGES)
+    while todo:
+        k = keys.get(_norm(todo.pop()))
+        if k and k not in need: need.add(k); todo += lock["packages"][k]["depends"]
+    return sorted(need)
+
+
+def _download(specs, dest: Path):
+    "Pure-Python wheels from PyPI, for Python 3.14 (Pyodide's), cached"
+    missing = [s for s in specs if not list(dest.glob(s.split("==")[0].replace("-", "_") + "-" + s.split("==")[1] + "-*.whl"))
+               and not list(dest.glob(s.split("==")[0] + "-" + s.split("==")[1] + "-*.whl"))]
+    if not missing: return
+    r = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps",
+                        "--only-binary=:all:", "--python-version", "3.14", "-d", str(dest), *missing], capture_output=True, text=True)
+    if r.returncode: sys.exit(f"pip download for JupyterLite failed:\n{r.stderr[-1500:]}")
+
+
+def _find(dest, name, version):
+    for f in dest.glob("*.whl"):
+        n, v = f.name.split("-")[:2]
+        if n.lower().replace("_", "-") == name.lower().replace("_", "-") and v == version: return f
+    sys.exit(f"JupyterLite: no wheel for {name}=={version} in {dest}")
+
+
+def lite(out: Path, stage: Path, contents: list) -> float:
+    "Build JupyterLite into out/lite (notebooks `contents`: (name, notebook dict)); returns its size in MB"
+    import importlib.metadata as md, hashlib
+    static = out / "_static"
+    runtime = cache_dir() / PYODIDE.replace("@", "-")
+    lock = json.loads((runtime / "pyodide-lock.json").read_text())
+    wheels = cache_dir() / "lite-wheels"; wheels.mkdir(parents=True, exist_ok=True)
+    names = _lock_closure(lock)
+    _download([f"{lock['packages'][n]['name']}=={lock['packages'][n]['version']}" for n in names], wheels)
+    ver = {"comm": md.version("comm"), "ipywidgets": md.version("ipywidgets"), "jupyterlab_widgets": md.version("jupyterlab_widgets"),
+           "fastcore": md.version("fastcore")}
+    _download([f"{k}=={v}" for k, v in ver.items()], wheels)
+    for n in names:   # the lock entries the kernel loads, pointing at the PyPI wheels shipped beside the runtime
+        e = lock["packages"][n]; f = _find(wheels, e["name"], e["version"])
+        shutil.copy2(f, static / "pyodide" / f.name)
+        e["file_name"], e["sha256"] = f.name, hashlib.sha256(f.read_bytes()).hexdigest()
+    (static / "pyodide" / "lite-lock.json").write_text(json.dumps(lock))
+    if stage.exists(): shutil.rmtree(stage)
+    (stage / "pypi").mkdir(parents=True); (stage / "contents").mkdir()
+    for k, v in ver.items(): shutil.copy2(_find(wheels, k, v), stage / "pypi")
+    for f in (static / "live").glob("uri1630-*.whl"): shutil.copy2(f, stage / "pypi")
+    for name, nb in contents: (stage / "contents" / name).write_text(json.dumps(nb, indent=1))
+    exts = [Path(sys.prefix) / "share/jupyter/labextensions" / e for e in ("@jupyter-widgets/jupyterlab-manager", "@jupyterlite/pyodide-kernel-extension")]
+    dest = out / "lite"
+    if dest.exists(): shutil.rmtree(dest)
+    cmd = [str(Path(sys.executable).with_name("jupyter")), "lite", "build", "--lite-dir", str(stage), "--output-dir", str(dest),
+           "--contents", str(stage / "contents"), "--ignore-sys-prefix", "--no-libarchive"]
+    cmd += [f"--LiteBuildConfig.federated_extensions={e}" for e in exts]
+    r = subprocess.run(cmd, cwd=stage, capture_output=True, text=True)
+    if r.returncode: sys.exit(f"jupyter lite build failed:\n{(r.stdout + r.stderr)[-3000:]}")
+    cfg_path = dest / "jupyter-lite.json"; cfg = json.loads(cfg_path.read_text())
+    d = cfg["jupyter-config-data"]; d["exposeAppInBrowser"] = True
+    k = d.setdefault("litePluginSettings", {}).setdefault("@jupyterlite/pyodide-kernel-extension:kernel", {})
+    k.update({"pyodideUrl": "../../_static/pyodide/pyodide.mjs",   # resolved from lite/lab/: the site's own runtime
+              "disablePyPIFallback": True,                         # piplite: the site's index only, never PyPI
+              "loadPyodideOptions": {"lockFileURL": "../_static/pyodide/lite-lock.json"}})   # resolved from lite/
+    cfg_path.write_text(json.dumps(cfg, indent=1))
+    return sum(p.stat().st_size for p in dest.rglob("*") if p.is_file()) / 1e6
+
+
+def lite_notebook(nb: dict) -> dict:
+    "A notebook for JupyterLite: nbdev's own lines out, the Pyodide kernel, a first cell installing uri1630 from the site"
+    nb = json.loads(json.dumps(nb))
+    cells = []
+    for c in nb["cells"]:
+        src = "".join(c["source"])
+        if c["cell_type"] == "code":
+            if "nbdev_export()" in src: continue
+            src = "\n".join(l for l in src.splitlines() if not re.search(r"\bnbdev\b", l))
+            if not src.strip() or all(l.lstrip().startswith("#|") for l in src.splitlines() if l.strip()): continue
+            c["source"], c["outputs"], c["execution_count"] = src, [], None
+        cells.append(c)
+    setup = {"cell_type": "code", "id": "u1630-lite-setup", "metadata": {}, "outputs": [], "execution_count": None,
+             "source": "# uri1630 (the wheel built with this site), ipywidgets and fastcore, from the site's own package index\n"
+                       "%pip install -q uri1630 ipywidgets fastcore"}
+    nb["cells"] = [setup] + cells
+    nb["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+    nb["metadata"].pop("widgets", None)
+    return nb
