@@ -132,6 +132,12 @@ def _retrieve_file(u, o:'RetrievalOptions') -> bytes:
     if not u.is_local:
         o.fail(f"file: URL for host {u.host!r}: only a void host or 'localhost' names this machine's file system", 'file')
     path = u.to_local_path()
+    data = _read_regular(path, o)
+    if len(data) > o.max_bytes: o.fail(f"{path} is larger than max_bytes={o.max_bytes}", 'file')
+    return data
+
+def _read_regular(path:str, o:'RetrievalOptions') -> bytes:
+    "At most `o.max_bytes + 1` octets of the regular file `path`: a directory, FIFO, socket or device is an error"
     try:      # O_NONBLOCK: opening a FIFO or a device never waits; then only a regular file is read
         fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_NOCTTY', 0) | getattr(os, 'O_BINARY', 0))
     except IsADirectoryError: o.fail(f"{path} is a directory, not a regular file", 'file')
@@ -142,11 +148,9 @@ def _retrieve_file(u, o:'RetrievalOptions') -> bytes:
         if stat.S_ISDIR(mode): o.fail(f"{path} is a directory, not a regular file", 'file')
         if not stat.S_ISREG(mode): o.fail(f"{path} is not a regular file (a FIFO, socket or device): file: URLs read only regular files", 'file')
         if hasattr(os, 'set_blocking'): os.set_blocking(fd, True)
-        with open(fd, 'rb', closefd=False) as f: data = f.read(o.max_bytes + 1)
+        with open(fd, 'rb', closefd=False) as f: return f.read(o.max_bytes + 1)
     except OSError as e: o.fail(f"cannot read {path}: {e.strerror or e}", 'file')
     finally: os.close(fd)
-    if len(data) > o.max_bytes: o.fail(f"{path} is larger than max_bytes={o.max_bytes}", 'file')
-    return data
 
 _register("file", "retrieval", _retrieve_file, False, "register_retrieval")
 
