@@ -43,6 +43,12 @@ def _modules():
         try: yield importlib.import_module(f"uri1630.{m.name}")
         except Exception as e:  # a half-written module of a colleague: reported, not fatal
             print(f"surface: cannot import uri1630.{m.name}: {e!r}")
+    schemes = importlib.import_module("uri1630.schemes")   # the scheme slices (#15: http_request, parse_menu, undot moved there from uri1630.retrieve)
+    for m in sorted(pkgutil.iter_modules(schemes.__path__), key=lambda m: m.name):
+        if m.name.startswith('_'): continue
+        try: yield importlib.import_module(f"uri1630.schemes.{m.name}")
+        except Exception as e:
+            print(f"surface: cannot import uri1630.schemes.{m.name}: {e!r}")
 
 
 def _is_str(ann):

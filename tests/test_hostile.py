@@ -12,7 +12,8 @@ from uri1630 import parse_url, split_url, URIError
 from uri1630.security import risks
 import importlib
 R = importlib.import_module('uri1630.retrieve')     # the module (the package re-exports the function `retrieve`)
-from uri1630.retrieve import retrieve, retrieve_menu, RetrievalError, parse_menu
+from uri1630.retrieve import retrieve, RetrievalError
+from uri1630.schemes.gopher import retrieve_menu, parse_menu, iter_menu   # moved from uri1630.retrieve (#15)
 
 SECRET = "s3cr3tPW"
 
@@ -302,7 +303,7 @@ def test_menu_memory_bound():
     assert got == [n // len(line)]
     assert peak <= 4 * n, peak / n
     with _gopher(b"i\t\t\t0\r\n" * (2 * MiB // 7)) as m:   # the shortest lines, streamed without keeping them: constant memory
-        peak = _peak(lambda: got.append(sum(1 for _ in R.iter_menu(_url(m, "gopher", "1")))))
+        peak = _peak(lambda: got.append(sum(1 for _ in iter_menu(_url(m, "gopher", "1")))))
     assert got[-1] == 2 * MiB // 7 and peak <= MiB // 2, peak
 
 @pytest.mark.parametrize("fn", [parse_url, split_url, risks])

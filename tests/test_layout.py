@@ -130,3 +130,37 @@ def test_concurrent_registration_one_winner_per_slot():
         assert (e.parser, e.retrieval) == (wins["parser"][0], wins["retrieval"][0])
         assert SCHEMES["x-race2"] is e.parser
     finally: _forget("x-race2")
+
+
+# ---------------------------------------------------------------- #15 phase 2: the access algorithms live in their slices
+def test_moved_retrieval_names_warn_from_the_old_module():
+    import importlib, warnings
+    R = importlib.import_module("uri1630.retrieve")
+    for name, mod in [("http_request", "http"), ("ftp_session", "ftp"), ("gopher_exchange", "gopher"), ("parse_menu", "gopher"),
+                      ("retrieve_menu", "gopher"), ("iter_menu", "gopher"), ("MenuItem", "gopher"), ("undot", "gopher")]:
+        new = getattr(importlib.import_module(f"uri1630.schemes.{mod}"), name)
+        with pytest.warns(DeprecationWarning, match=f"uri1630.schemes.{mod}"): assert getattr(R, name) is new
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert getattr(uri1630, name) is new                          # the package-level name: no warning
+    with pytest.raises(AttributeError): R.no_such_name
+
+
+def test_transport_imports_no_slice_and_parsing_loads_no_transport():
+    out = _run("import sys, uri1630; uri1630.parse_url('http://h/'); uri1630.parse_url('ftp://h/f'); "
+               "print('socket' in sys.modules, 'uri1630.retrieve' in sys.modules)")
+    assert out.split() == ["False", "False"]
+    out = _run("import sys, uri1630.retrieve; print(sorted(m for m in sys.modules if m.startswith('uri1630.schemes.')))")
+    assert out.strip() == "[]"
+
+
+def test_register_retrieval_writes_the_entry():
+    from uri1630.retrieve import register_retrieval, retrieve
+    fetch = lambda u, o: u.path.encode()
+    try:
+        register_retrieval("x-entry", fetch)
+        assert SCHEME_ENTRIES["x-entry"].retrieval is fetch
+        assert retrieve("x-entry:abc") == b"abc"
+        with pytest.raises(URIError, match="already has a retrieval algorithm"): register_retrieval("X-Entry", lambda u, o: b"")
+    finally: _forget("x-entry")
+    assert SCHEME_ENTRIES["http"].retrieval.__module__ == "uri1630.schemes.http"

@@ -11,7 +11,8 @@ from hypothesis import given, settings, strategies as st
 
 import servers as S
 from uri1630 import parse_url, URIError
-from uri1630.retrieve import retrieve, retrieve_menu, RetrievalError, parse_menu, undot, MenuItem
+from uri1630.retrieve import retrieve, RetrievalError
+from uri1630.schemes.gopher import retrieve_menu, parse_menu, undot, MenuItem   # moved from uri1630.retrieve (#15)
 
 IN_CI = os.environ.get('CI') == 'true'
 
@@ -204,7 +205,7 @@ def gophernicus():
 def test_gophernicus_menu_terminator_and_text(gophernicus):
     "A second, independent gopher server: its menus end with the '.' line, its text files do not"
     N = f"gopher://{gophernicus.host}:{gophernicus.port}"
-    from uri1630.retrieve import gopher_exchange
+    from uri1630.schemes.gopher import gopher_exchange
     assert gopher_exchange(gophernicus.host, gophernicus.port, "/pub\r\n", "9").endswith(b"\r\n.\r\n")
     menu = retrieve_menu(f"{N}/1/pub")
     assert {i.selector for i in menu if i.gtype in '09'} == {'/pub/data.bin', '/pub/dots.txt', '/pub/hello.txt'}

@@ -7,9 +7,9 @@ __all__ = ['Risk', 'risks']
 
 # %% ../nbs/25_security.ipynb #18154c45
 import re
-from typing import NamedTuple, Tuple
+from typing import NamedTuple, Tuple, Callable, Optional, AbstractSet
 from .errors import URIError, _need_str
-from .schemes import DEFAULT_PORTS, split_url, parse_url
+from .schemes import DEFAULT_PORTS, SCHEME_ENTRIES, split_url, parse_url
 
 # %% ../nbs/25_security.ipynb #a94c9d70
 # RFC 1738 §6: one hazard found in a URL
@@ -20,13 +20,13 @@ class Risk(NamedTuple):
     detail: str    # what the hazard is and why RFC 1738 §6 warns of it
 
 # %% ../nbs/25_security.ipynb #88859886
-# RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>; the login ends at "/" (http: also at "?")
-def _login(src):
+# RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>; the login ends at "/" (http's, says its slice, also at "?")
+def _login(src, stops:str='/'):
     "`(start, at, end)` of the `//` login of `src` (`at` is -1 without '@'), or `None`"
     t, i = src.text, src.start
     if not t.startswith('//', i, src.end): return None
     i += 2
-    j = min([k for k in (t.find(c, i, src.end) for c in ('/?' if src.scheme == 'http' else '/')) if k >= 0], default=src.end)
+    j = min([k for k in (t.find(c, i, src.end) for c in stops) if k >= 0], default=src.end)
     return i, t.find('@', i, j), j
 
 # %% ../nbs/25_security.ipynb #3615bea2
@@ -50,34 +50,17 @@ def _port_risks(src, url, login):
 _CONTROL_RE = re.compile('%(?:[01][0-9A-Fa-f]|7[Ff])')   # the escape of an octet 00-1F or 7F
 _NAMES = {0: 'NUL', 9: 'TAB', 10: 'LF', 13: 'CR', 0x7f: 'DEL'}
 
-def _gopher_syntax(src):
-    "`(tabs, ask)`: positions of the `%09` delimiters of a gopher URL, and where its Gopher+ ASK block starts (or -1)"
-    u = src.text.upper()
-    t1 = u.find('%09', src.start, src.end); t2 = -1 if t1 < 0 else u.find('%09', t1 + 3, src.end)
-    ask = t2 + 3 if t2 >= 0 and u.startswith('+%091%0D%0A', t2 + 3, src.end) else -1   # RFC 1738 §3.4.9
-    return {t1, t2} - {-1}, ask
-
 # %% ../nbs/25_security.ipynb #e3664eec
-def _control_risks(src):
-    "Every `%XX` of a control octet in `src`'s scheme-specific part and fragment, bar gopher's own syntax"
+def _control_risks(src, syntax:AbstractSet[int]=frozenset()):
+    "Every `%XX` of a control octet in `src`'s scheme-specific part and fragment, bar those at `syntax` (the scheme's own, e.g. gopher's `%09`)"
     t, out = src.text, []
-    tabs, ask = _gopher_syntax(src) if src.scheme == 'gopher' else (set(), -1)
     for m in _CONTROL_RE.finditer(t, src.start, len(t) - (t.endswith('>') and t.startswith('<'))):
         o, i = int(m.group()[1:], 16), m.start()
-        if i in tabs or (0 <= ask <= i < src.end and o in (9, 10, 13)): continue   # gopher syntax (§3.4, §3.4.9)
+        if i in syntax: continue
         name = _NAMES.get(o, f"control {o:02X}")
         out.append(Risk('encoded-control', i, f"{m.group()} decodes to {name}: sent unencoded it would end or split "
                         f"a command line of a line-based protocol (telnet, ftp, gopher, nntp, smtp, http) and inject another"))
     return tuple(out)
-
-# RFC 1738 §3.4.9: an ASK block is sent as extra request lines; §6: a URL can make a retrieval "cause a possibly damaging remote operation"
-def _ask_risks(src):
-    "A gopher URL's Gopher+ ASK block: lines of the URL's choosing sent to its host and port"
-    if src.scheme != 'gopher': return ()
-    _, ask = _gopher_syntax(src)
-    if ask < 0: return ()
-    return (Risk('gopher-ask', ask, "a Gopher+ ASK block (RFC 1738 §3.4.9): retrieving it sends several request lines of the "
-                 "URL's choosing to its host and port (to another protocol's server, extra commands); retrieve sends it only with allow_ask=True"),)
 
 # %% ../nbs/25_security.ipynb #62931dbe
 # RFC 1738 §6: "The use of URLs containing passwords that should be secret is clearly unwise"
@@ -88,12 +71,22 @@ def _password_risks(src, url, login):
                  "(logs, history, referrers, printed pages) learns it"),)
 
 # %% ../nbs/25_security.ipynb #1bf6b5da
+def _common(src,                                # what `split_url` read
+            url,                                # what `parse_url` made of it
+            stops:str='/',                      # the characters that end the `//` login (the scheme's)
+            syntax:AbstractSet[int]=frozenset(),# positions of escapes that are the scheme's own syntax, not data
+           ) -> Tuple[Risk, ...]:
+    "The checks every scheme gets: a non-default port, a password, and every encoded control bar the scheme's own"
+    login = _login(src, stops)
+    return _port_risks(src, url, login) + _control_risks(src, syntax) + _password_risks(src, url, login)
+
 def risks(url:str,         # a URL, optionally `url:`-prefixed or written `<URL:…>`
           rfc:str="1738",  # "1738" or "1630": whose reading `parse_url` follows
          ) -> Tuple[Risk, ...]:
-    "The RFC 1738 §6 hazards of `url`, in text order: non-default ports, encoded controls, passwords"
+    "The RFC 1738 §6 hazards of `url`, in text order: non-default ports, encoded controls, passwords, and its scheme's own"
     _need_str(url, 'url')
     src, parsed = split_url(url, rfc), parse_url(url, rfc)
-    login = _login(src)
-    found = _port_risks(src, parsed, login) + _control_risks(src) + _ask_risks(src) + _password_risks(src, parsed, login)
+    entry = SCHEME_ENTRIES.get(src.scheme)
+    own: Optional[Callable] = entry.risks if entry is not None else None     # the scheme's slice: (src, url, common) -> risks
+    found = own(src, parsed, _common) if own is not None else _common(src, parsed)
     return tuple(sorted(found, key=lambda r: (r.position, r.kind)))

@@ -193,7 +193,7 @@ class SchemeEntry(NamedTuple):
     "All the edition knows of one scheme, in one registry entry: how to parse it, how to retrieve it, what it risks"
     parser: Optional[_Parser] = None                         # reads a `Source`, returns a `SchemeURL`
     retrieval: Optional[Callable[[Any, Any], bytes]] = None  # (url object, options) -> bytes; `None` where no access algorithm is implemented
-    risks: Optional[Callable[[Any], Any]] = None             # url object -> the risks of using it; `None` where the slice names none
+    risks: Optional[Callable[[Any, Any, Any], Any]] = None   # (source, url object, common) -> its RFC 1738 §6 risks (`uri1630.security.risks`); `None`: the common checks only
     fast: Optional[_Fast] = None                             # (text, scheme, start) -> `SchemeURL`, or `None` to let `parser` read (and reject) it
 
 _V = TypeVar('_V')
@@ -230,7 +230,7 @@ def _register(name:str, slot:str, fn:Callable[..., Any], replace:bool, rule:str)
         entry = _get(_ENTRIES, key, SchemeEntry())
         old = _get(_REGISTRY, key) if slot == 'parser' else getattr(entry, slot)
         if old is not None and not replace and not _same(old, fn):
-            what = "is already registered" if slot == 'parser' else f"already has a {slot} entry"
+            what = {'parser': "is already registered", 'retrieval': "already has a retrieval algorithm"}.get(slot, f"already has a {slot} entry")
             raise URIError(f"scheme {key!r} {what}; pass replace=True to replace it", rule=rule)
         if slot == 'parser' and not (old is not None and _same(old, fn)): entry = entry._replace(fast=None)   # a new parser: its own path only
         _ENTRIES[key] = entry = entry._replace(**{slot: fn})
@@ -245,6 +245,14 @@ def register_scheme(name:str,                               # the scheme name (a
     "Make `parse_url` read URLs of scheme `name` with `parser`; a taken name needs `replace=True`"
     _register(name, 'parser', parser, replace, 'register_scheme')
 
+
+# %% ../../nbs/09_specific_schemes.ipynb #3994d405
+# A scheme's access algorithm (its `retrieval` slot) lives in its own module; the transport under it
+# (connections, deadlines, limits, `RetrievalError`, the dispatcher) is `uri1630.retrieve`, which imports
+# no scheme module. A slice reaches the transport through `_transport()`: parsing never loads a socket.
+def _transport():
+    "The transport module `uri1630.retrieve`, imported on the first retrieval"
+    return import_module("uri1630.retrieve")
 
 # %% ../../nbs/09_specific_schemes.ipynb #5429352f
 # RFC 1630: url  httpaddress | ftpaddress | newsaddress | … ; RFC 1738 §5: url = httpurl | ftpurl | … | otherurl

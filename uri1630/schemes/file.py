@@ -96,14 +96,22 @@ def _to_local_path(self:FileURL,
     if not self.is_local:
         raise URIError(f"the file is on host {self.host!r}, not this machine; its path cannot be used here", self.text, len(self.scheme) + 3, 'file-host')
     t = self.text; pos = t.find('//') + 2 + len(self.host) + 1            # the first level, after the path's "/"
+    return _join_levels(_local_levels(t, pos, self.path[1:].split('/'), style, encoding), style)
+
+def _local_levels(t:str, pos:int, raws:list, style:str, encoding:str) -> list:
+    "The decoded levels (`raws` as written, the first at index `pos` of `t`), each one file name of `style`"
     segs = []
-    for raw in self.path[1:].split('/'):
+    for raw in raws:
         s = _decode_level(t, pos, pos + len(raw), encoding)
         if '\0' in s or any(c in s for c in _SEPS[style] + '\\'):
             raise URIError(f"the level {s[:40]!r} holds a separator or NUL: it cannot be one {style} file name", t, pos, 'file-path')
         if s in ('.', '..'):    # RFC 1630 "file": the levels name directories; '.' and '..' name none, and '..' would leave them
             raise URIError(f"the level {s!r} names no directory: a file: URL's levels cannot step out of the directories they name", t, pos, 'file-path')
         segs.append(s); pos += len(raw) + 1
+    return segs
+
+def _join_levels(segs:list, style:str) -> str:
+    "The file name of the levels `segs` in the conventions of `style`"
     if style == "posix": return "/" + "/".join(segs)
     if style == "windows":
         if len(segs[0]) == 2 and segs[0][0].isalpha() and segs[0][1] in ':|': return segs[0][0] + ":\\" + "\\".join(segs[1:])
@@ -111,6 +119,40 @@ def _to_local_path(self:FileURL,
     return (f"{segs[0]}:[{'.'.join(segs[1:-1])}]{segs[-1]}" if len(segs) > 1 else segs[0]).upper()
 
 FileURL.to_local_path = _to_local_path
+
+# %% ../../nbs/18_file.ipynb #b1a7c44a
+import stat
+from typing import TYPE_CHECKING
+from . import _transport
+if TYPE_CHECKING: from uri1630.retrieve import RetrievalOptions
+
+# %% ../../nbs/18_file.ipynb #96032c7f
+def _retrieve_file(u, o:'RetrievalOptions') -> bytes:
+    "RFC 1630 \"file\": read the local file of a void or `localhost` host; any other host is an error"
+    if not u.is_local:
+        o.fail(f"file: URL for host {u.host!r}: only a void host or 'localhost' names this machine's file system", 'file')
+    path = u.to_local_path()
+    data = _read_regular(path, o)
+    if len(data) > o.max_bytes: o.fail(f"{path} is larger than max_bytes={o.max_bytes}", 'file')
+    return data
+
+def _read_regular(path:str, o:'RetrievalOptions') -> bytes:
+    "At most `o.max_bytes + 1` octets of the regular file `path`: a directory, FIFO, socket or device is an error"
+    try:      # O_NONBLOCK: opening a FIFO or a device never waits; then only a regular file is read
+        fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_NOCTTY', 0) | getattr(os, 'O_BINARY', 0))
+    except IsADirectoryError: o.fail(f"{path} is a directory, not a regular file", 'file')
+    except FileNotFoundError: o.fail(f"no such file: {path}", 'file')
+    except OSError as e: o.fail(f"cannot read {path}: {e.strerror or e}", 'file')
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode): o.fail(f"{path} is a directory, not a regular file", 'file')
+        if not stat.S_ISREG(mode): o.fail(f"{path} is not a regular file (a FIFO, socket or device): file: URLs read only regular files", 'file')
+        if hasattr(os, 'set_blocking'): os.set_blocking(fd, True)
+        with open(fd, 'rb', closefd=False) as f: return f.read(o.max_bytes + 1)
+    except OSError as e: o.fail(f"cannot read {path}: {e.strerror or e}", 'file')
+    finally: os.close(fd)
+
+_register("file", "retrieval", _retrieve_file, False, "register_retrieval")
 
 # %% ../../nbs/18_file.ipynb #e13881f0
 def _bnf_rfc1630(G, P:dict, o:dict) -> None:
