@@ -11,7 +11,7 @@ import re
 from types import MappingProxyType
 from typing import NamedTuple, Optional
 from .errors import URISyntaxError, _need_str
-from .syntax import parse, _LETTERS
+from .syntax import parse, _split, _LETTERS
 
 # %% ../nbs/07_partial_form.ipynb #8676600f
 # RFC 1630 p. 10: "certain characters ("/") ... have a significance reserved for representing a hierarchical space"
@@ -108,44 +108,48 @@ def _up(d, path, start):
     return d[:e+1] + '../' * k + rest                # ".." above the root is kept
 
 # %% ../nbs/07_partial_form.ipynb #ebde700b
-# RFC 1630 p. 10: scheme rule, then the slash rule or the last-part rule, then the dot removal
+# RFC 1630 p. 10: the rules in their order: the scheme rule; then the slash rule or the last-part rule; then the dot removal
 def _resolve(context, partial, reading, trace=None):
-    "The one implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
+    "The general implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
+    _check_arguments(context, partial, reading)
+    k, pend, _ = _split(partial)
+    if k >= 0: return _absolute(context, partial, _scheme(partial, k), trace)   # "If the scheme parts are different, ..."
+    start, end, h = _context(context)                                          # "Otherwise, the scheme is omitted"
+    base = _void_path(context, start, end, trace)
+    path, tail = partial[:pend], partial[pend:]
+    if not path and tail[:1] != '?': return _whole_object(context if h < 0 else context[:h], tail, trace)
+    if path[:1] == '/': merged = _slash_rule(base, start, path, reading, trace)   # "If the partial URI starts with ... slashes"
+    else: merged = _last_part(base, start, path, trace)                          # "Otherwise: The last part ... is removed"
+    return _finish(merged, start, tail, trace)                                    # "Within the result, ... removed"
+
+def _check_arguments(context, partial, reading):
+    "Raise `TypeError` unless `context` and `partial` are strings, `ValueError` unless `reading` is one of `SLASH_READINGS`"
     if type(context) is not str or type(partial) is not str: _need_str(context, 'context'); _need_str(partial, 'partial')
-    if reading != 'examples' and reading != 'literal':
-        raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
-    h = partial.find('#'); q = partial.find('?', 0, len(partial) if h < 0 else h)
-    pend = q if q >= 0 else h if h >= 0 else len(partial)          # `parse`'s split, inlined for speed
-    k = partial.find(':', 0, pend)
-    if k >= 0 and partial.find('/', 0, k) < 0:
-        if k == 0 or partial[0] not in _LETTERS:
-            raise URISyntaxError("a scheme is an ialpha: it starts with a letter" if k else
-                                 "the scheme name is void: a scheme is an ialpha, at least one letter before the ':'", partial, 0, 'scheme')
-        return _absolute(context, partial, partial[:k], trace)
-    h = context.find('#'); q = context.find('?', 0, len(context) if h < 0 else h)
-    end = q if q >= 0 else h if h >= 0 else len(context)
-    k = context.find(':', 0, end)
-    if k <= 0 or context[0] not in _LETTERS or context.find('/', 0, k) >= 0:
+    if reading not in SLASH_READINGS: raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
+
+def _scheme(partial, k):
+    "The scheme name of `partial`, whose colon (before any slash) is at `k`: an ialpha, or a `URISyntaxError`"
+    if k == 0 or partial[0] not in _LETTERS:
+        raise URISyntaxError("a scheme is an ialpha: it starts with a letter" if k else
+                             "the scheme name is void: a scheme is an ialpha, at least one letter before the ':'", partial, 0, 'scheme')
+    return partial[:k]
+
+def _context(context):
+    "`(start, end, hash)` of the path and `#` of `context`, which must be an absolute URI (else a `URISyntaxError`)"
+    k, end, h = _split(context)
+    if k <= 0 or context[0] not in _LETTERS:
         raise URISyntaxError("the context of a partial form must be an absolute URI (a scheme and a colon before any slash)",
                              context, 0, 'partial form: context')
-    start, base, path, tail = k + 1, context[:end], partial[:pend], partial[pend:]
+    return k + 1, end, h
+
+def _void_path(context, start, end, trace):
+    "The context's scheme and path (its search and fragment-id set aside), with the '/' before a void url-path written out"
+    base = context[:end]
     if trace is not None: _trace_context(trace, context, base)
-    if base.startswith('//', start) and base.find('/', start + 2) < 0 and len(base) > start + 2:   # `scheme://site`: the path is void
-        base += '/'
-        if trace is not None: trace.append(ResolutionStep('void-path', PARTIAL_SENTENCES['void-path'], base,
-                                   f"the context has a site and no path: its url-path is void, and the '/' that precedes it is written out"))
-    if not path and tail[:1] != '?': return _whole_object(context if h < 0 else context[:h], tail, trace)
-    if trace is None:                                              # the common cases inlined: a rule, then the dots
-        if path[:1] == '/': merged = _slash_rule(base, start, path, reading, None)
-        else:
-            r = base.rfind('/')
-            d = base[:r+1] if r >= start else base[:start]
-            if path.startswith('../') and (up := _up(d, path, start)) is not None: return up + tail
-            merged = d + path
-        return (merged if merged.find('/.', start) < 0 else _remove_dots(merged, start)) + tail
-    if path[:1] == '/': merged = _slash_rule(base, start, path, reading, trace)
-    else: merged = _last_part(base, start, path, trace)
-    return _finish(merged, start, tail, trace)
+    if not base.startswith('//', start) or base.find('/', start + 2) >= 0 or len(base) <= start + 2: return base
+    if trace is not None: trace.append(ResolutionStep('void-path', PARTIAL_SENTENCES['void-path'], base + '/',
+                               f"the context has a site and no path: its url-path is void, and the '/' that precedes it is written out"))
+    return base + '/'                                       # `scheme://site`: the path is void
 
 # %% ../nbs/07_partial_form.ipynb #7ef1ee19
 # RFC 1630 p. 10: "If the scheme parts are different, the whole absolute URI must be given."
@@ -218,7 +222,16 @@ def resolve(context:str,             # the absolute URI of the object that conta
             reading:str="examples",  # the slash rule: "examples" (the RFC's table, the draft's words) or "literal" (the RFC's sentence)
            ) -> str:
     "The absolute URI that `partial` names in the context of `context`, by RFC 1630's rules"
-    return _resolve(context, partial, reading)
+    if type(context) is not str or type(partial) is not str or reading not in SLASH_READINGS: return _resolve(context, partial, reading)
+    k, pend, _ = _split(partial)                             # the common case inline: a context with a slash after
+    c, end, h = _split(context)                              # `scheme://site` (or `scheme:/`) and a partial without a scheme
+    r = context.rfind('/', 0, end)
+    if k >= 0 or c <= 0 or r <= c + 2 or context[0] not in _LETTERS: return _resolve(context, partial, reading)
+    if not partial or partial[0] == '#': return (context if h < 0 else context[:h]) + partial      # the context object
+    if partial[0] == '/': return _remove_dots(_slash_rule(context[:end], c + 1, partial[:pend], reading, None), c + 1) + partial[pend:]
+    if partial.startswith('../') and (up := _up(context[:r+1], partial[:pend], c + 1)) is not None: return up + partial[pend:]
+    merged = context[:r+1] + partial[:pend]                  # the last-part rule
+    return (merged if merged.find('/.', c + 1) < 0 else _remove_dots(merged, c + 1)) + partial[pend:]
 
 def resolve_steps(context:str,             # the absolute URI of the object that contains the reference
                   partial:str,             # the partial (or absolute) URI found in it
@@ -277,7 +290,7 @@ def relative(context:str,             # the absolute URI of the object that will
              reading:str="examples",  # the slash rule `resolve` will use
             ) -> str:
     "The shortest partial form found that `resolve(context, ...)` turns into `target` (`target` itself if none)"
-    kc, ec, hc = _split(context, 'context'); kt, et, ht = _split(target, 'target')
+    kc, ec, hc = _absolute_offsets(context, 'context'); kt, et, ht = _absolute_offsets(target, 'target')
     if reading != 'examples' and reading != 'literal': raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
     if kt != kc or target[:kt] != context[:kc]: return target                  # different schemes
     if (target if ht < 0 else target[:ht]) == (context if hc < 0 else context[:hc]):
@@ -327,13 +340,11 @@ def _best_slash_form(base, start, tbase, target, best, reading):
 
 # %% ../nbs/07_partial_form.ipynb #51ea8774
 # RFC 1630 p. 10: an absolute form has "a colon and that colon must occur before any slash characters"
-def _split(text, name):
-    "`(colon, end of path, hash)` offsets of an absolute URI (`parse`'s split, inlined for speed)"
+def _absolute_offsets(text, name):
+    "`(colon, end of path, hash)` offsets of an absolute URI (`parse`'s split)"
     if type(text) is not str: _need_str(text, name)
-    h = text.find('#'); q = text.find('?', 0, len(text) if h < 0 else h)
-    end = q if q >= 0 else h if h >= 0 else len(text)
-    k = text.find(':', 0, end)
-    if k <= 0 or text[0] not in _LETTERS or text.find('/', 0, k) >= 0:
+    k, end, h = _split(text)
+    if k <= 0 or text[0] not in _LETTERS:
         raise URISyntaxError(f"the {name} must be an absolute URI (a colon before any slash)", text, 0, f'partial form: {name}')
     return k, end, h
 
