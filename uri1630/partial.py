@@ -312,14 +312,17 @@ def _relative_forms(base, start, target, et, reading):
         if tbase.startswith(base[:s + 1]) and base.find('//', s) < 0 and tbase.find('//', s) < 0:
             best = _plain_climb(base, start, tbase, tail, target, s)
             return target[s:] if len(target) - s < len(best) else best
-    if f is None or bd >= 0 or tbase.startswith(base[:f.start() + 1]) or tbase == base[:f.start()]:
+    return _other_forms(base, start, tbase, tail, target, reading, None if f is None else f.start(), bd)
+
+def _other_forms(base, start, tbase, tail, target, reading, root, bd):
+    "Where the root (at `root`) is not shared, or a `//` or dot element follows it: a checked climb, a slash form, a slash form that climbs"
+    if root is None or bd >= 0 or tbase.startswith(base[:root + 1]) or tbase == base[:root]:
         best = _best_climb(base, start, tbase, tail, target)
-    else: best = target
+    else: best = target                          # a climb never removes the root: none reaches a target that does not share it
     if len(best) > 1 + len(tail) and _remove_dots(tbase, start) == tbase:   # a slash form resolves to `tbase` itself
         best = _best_slash_form(base, start, tbase, target, best, reading)
-    if len(best) > 2 + len(tail):                # with no "//" after the first single slash (`f`), no slash form can climb
-        if f is None or base.find('//', f.start()) >= 0 or tbase == base[:f.start()]:
-            best = _best_slash_climb(base, start, tbase, tail, reading, best)
+    if len(best) > 2 + len(tail) and (root is None or base.find('//', root) >= 0 or tbase == base[:root]):
+        best = _best_slash_climb(base, start, tbase, tail, reading, best)   # with no "//" after the root, no slash form can climb
     return best
 
 def _best_slash_form(base, start, tbase, target, best, reading):
@@ -390,13 +393,18 @@ def _best_slash_climb(base, start, tbase, tail, reading, best):
     ns = [1] if bound == 2 else sorted({1} | {m.end() - m.start() for m in _RUNS.finditer(base, start)})[:8]   # a bound on a rare family
     for n in ns:
         if n >= bound: break
-        cut = _slash_cut(base, start, n, reading)
-        kept = base[:start if cut is None else cut]
-        ys, e = (['.'] if tbase == kept else []), len(kept) + n            # "/." names the kept text itself
-        if tbase.startswith(kept + '/' * n) and tbase[e:e+1] != '/': continue   # the plain slash form is shorter
-        if n > 1 or _SINGLE.search(kept, start) is not None:              # elements a ".." could remove
-            ys += [y for y, _ in _climbs(kept + '/' * n + 'x', start, tbase)[1]]
+        kept, ys = _slash_climbs(base, start, tbase, n, reading)
         for y in ys:
             x = '/' * n + y
             if len(x) + len(tail) < len(best) and y[:1] != '/' and _remove_dots(kept + x, start) == tbase: best = x + tail
     return best
+
+def _slash_climbs(base, start, tbase, n, reading):
+    "`(kept, ys)`: the text the slash rule keeps for a partial of `n` slashes, and the `y` that may follow them to reach `tbase`"
+    cut = _slash_cut(base, start, n, reading)
+    kept, e = base[:start if cut is None else cut], (start if cut is None else cut) + n
+    if tbase.startswith(kept + '/' * n) and tbase[e:e+1] != '/': return kept, []   # the plain slash form is shorter
+    ys = ['.'] if tbase == kept else []                                  # "/." names the kept text itself
+    if n > 1 or _SINGLE.search(kept, start) is not None:                 # elements a ".." could remove
+        ys += [y for y, _ in _climbs(kept + '/' * n + 'x', start, tbase)[1]]
+    return kept, ys

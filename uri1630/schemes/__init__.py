@@ -298,7 +298,16 @@ _LABEL = frozenset(ALPHA + DIGIT + "-")
 
 def _check_host(src, i, j):
     "Check `text[i:j]` is a `hostnumber` (four digit groups) or a `hostname` (RFC 1034 labels, top label starts with a letter)"
-    t, pos, labels = src.text, i, src.text[i:j].split('.')
+    labels = src.text[i:j].split('.')
+    _check_labels(src, i, labels)                              # host = hostname | hostnumber: both are '.'-separated labels
+    if all(lab.isascii() and lab.isdigit() for lab in labels): _check_hostnumber(src, i, labels)
+    elif labels[-1][0] in DIGIT:                               # toplabel = alpha | alpha *[ alphadigit | "-" ] alphadigit
+        src.fail(j - len(labels[-1]), 'hostname', "the rightmost domain label never starts with a digit")
+    return src.text[i:j]
+
+def _check_labels(src, i, labels):
+    "Each label (the first at `i`) is a `domainlabel = alphadigit | alphadigit *[ alphadigit | \"-\" ] alphadigit`"
+    pos = i
     for lab in labels:
         for k, ch in enumerate(lab):
             if ch not in _LABEL: src.fail(pos + k, 'host', f"{describe_char(ch)} is not allowed in a host name")
@@ -306,15 +315,14 @@ def _check_host(src, i, j):
         if lab[0] == '-' or lab[-1] == '-':
             src.fail(pos if lab[0] == '-' else pos + len(lab) - 1, 'hostname', "a domain label starts and ends with a letter or digit")
         pos += len(lab) + 1
-    if all(lab.isascii() and lab.isdigit() for lab in labels):
-        if len(labels) != 4: src.fail(i, 'hostnumber', "a host number is four decimal digit groups separated by '.'")
-        pos = i
-        for lab in labels:                   # "its IP address": each group is an octet, read in decimal (never octal)
-            if len(lab.lstrip('0')) > 3 or int(lab) > 255: src.fail(pos, 'hostnumber', "a group of an IP address is 0 to 255")
-            pos += len(lab) + 1
-    elif labels[-1][0] in DIGIT:
-        src.fail(j - len(labels[-1]), 'hostname', "the rightmost domain label never starts with a digit")
-    return t[i:j]
+
+def _check_hostnumber(src, i, labels):
+    "`hostnumber = digits \".\" digits \".\" digits \".\" digits`, the first group at `i`"
+    if len(labels) != 4: src.fail(i, 'hostnumber', "a host number is four decimal digit groups separated by '.'")
+    pos = i
+    for lab in labels:                   # "its IP address": each group is an octet, read in decimal (never octal)
+        if len(lab.lstrip('0')) > 3 or int(lab) > 255: src.fail(pos, 'hostnumber', "a group of an IP address is 0 to 255")
+        pos += len(lab) + 1
 
 # %% ../../nbs/09_specific_schemes.ipynb #b2eadf02
 # RFC 1630: login  [ user [ : password ] @ ] hostport;  hostport  host [ : port ]
