@@ -100,9 +100,12 @@ def _up(d, path, start):
     while path.startswith('../', 3 * k): k += 1
     rest = path[3 * k:]
     if rest[:1] == '.' or rest.find('/.') >= 0 or d.find('/.', start) >= 0: return None
-    m = _SINGLE.search(d, start)                     # the root: never removed
-    if m is None: return None
-    b, e = m.start(), len(d) - 1
+    b = d.find('/', start + 2) if d.startswith('//', start) else -1   # the root, never removed: up to the first single slash,
+    if b <= start + 2 or d[b+1:b+2] == '/':                          # the one after the site of `scheme://site/` (if not void)
+        m = _SINGLE.search(d, start)
+        if m is None: return None
+        b = m.start()
+    e = len(d) - 1
     while k and e > b:                               # each ".." removes the element before it
         e = d.rfind('/', b, e); k -= 1
     return d[:e+1] + '../' * k + rest                # ".." above the root is kept
@@ -223,15 +226,23 @@ def resolve(context:str,             # the absolute URI of the object that conta
            ) -> str:
     "The absolute URI that `partial` names in the context of `context`, by RFC 1630's rules"
     if type(context) is not str or type(partial) is not str or reading not in SLASH_READINGS: return _resolve(context, partial, reading)
-    k, pend, _ = _split(partial)                             # the common case inline: a context with a slash after
-    c, end, h = _split(context)                              # `scheme://site` (or `scheme:/`) and a partial without a scheme
-    r = context.rfind('/', 0, end)
-    if k >= 0 or c <= 0 or r <= c + 2 or context[0] not in _LETTERS: return _resolve(context, partial, reading)
+    c, end, h = _split(context)                              # the common case, without the steps: a context with a slash
+    r = context.rfind('/', 0, end)                           # after `scheme://` (or `scheme:/`), and a partial without a scheme
+    if c <= 0 or r <= c + 2 or context[0] not in _LETTERS: return _resolve(context, partial, reading)
     if not partial or partial[0] == '#': return (context if h < 0 else context[:h]) + partial      # the context object
-    if partial[0] == '/': return _remove_dots(_slash_rule(context[:end], c + 1, partial[:pend], reading, None), c + 1) + partial[pend:]
-    if partial.startswith('../') and (up := _up(context[:r+1], partial[:pend], c + 1)) is not None: return up + partial[pend:]
-    merged = context[:r+1] + partial[:pend]                  # the last-part rule
+    k, pend, _ = _split(partial)
+    if k >= 0: return _resolve(context, partial, reading)    # the scheme rule (or a scheme that is not an ialpha)
+    if partial[0] == '/': merged = _slash_common(context, c + 1, end, partial[:pend], reading)
+    elif partial.startswith('../') and (up := _up(context[:r+1], partial[:pend], c + 1)) is not None: return up + partial[pend:]
+    else: merged = context[:r+1] + partial[:pend]            # the last-part rule
     return (merged if merged.find('/.', c + 1) < 0 else _remove_dots(merged, c + 1)) + partial[pend:]
+
+def _slash_common(context, start, end, path, reading):
+    "The slash rule; for `/g` in `scheme://site/p` (no `//` after the site), the cut at the slash after the site in either reading"
+    s = context.find('/', start + 2, end)                    # the run after a non-void site is single, and none after it is longer
+    if path[1:2] == '/' or s <= start + 2 or not context.startswith('//', start) or context.find('//', s, end) >= 0:
+        return _slash_rule(context[:end], start, path, reading, None)
+    return context[:s] + path
 
 def resolve_steps(context:str,             # the absolute URI of the object that contains the reference
                   partial:str,             # the partial (or absolute) URI found in it
