@@ -301,12 +301,18 @@ def relative(context:str,             # the absolute URI of the object that will
              reading:str="examples",  # the slash rule `resolve` will use
             ) -> str:
     "The shortest partial form found that `resolve(context, ...)` turns into `target` (`target` itself if none)"
-    kc, ec, hc = _absolute_offsets(context, 'context'); kt, et, ht = _absolute_offsets(target, 'target')
-    if reading != 'examples' and reading != 'literal': raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
-    if kt != kc or target[:kt] != context[:kc]: return target                  # different schemes
+    if type(context) is not str or type(target) is not str or reading not in SLASH_READINGS: _check_relative(context, target, reading)
+    kc, ec, hc = _split(context); kt, et, ht = _split(target)
+    if kc <= 0 or kt <= 0 or context[0] not in _LETTERS or target[0] not in _LETTERS: _check_relative(context, target, reading)
+    if kt != kc or target[:kt] != context[:kc]: return target                  # different schemes: "the whole absolute URI must be given"
     if (target if ht < 0 else target[:ht]) == (context if hc < 0 else context[:hc]):
         return '' if ht < 0 else target[ht:]                                    # the context object: nothing is shorter
-    if context.startswith('//', kc + 1) and context.find('/', kc + 3, ec) < 0 and ec > kc + 3:   # `scheme://site`: `resolve` writes out its void path's "/"
+    if context.rfind('/', 0, ec) <= kc + 2: return _pathless(context, kc, ec, target, et, reading)
+    return _relative_forms(context[:ec], kc + 1, target, et, reading)
+
+def _pathless(context, kc, ec, target, et, reading):
+    "`relative` from a context with no slash after `scheme://` or `scheme:/`: from `scheme://site`, `resolve` writes out its void path's '/'"
+    if context.startswith('//', kc + 1) and context.find('/', kc + 3, ec) < 0 and ec > kc + 3:
         context, ec = context[:ec] + '/' + context[ec:], ec + 1
         if target[:et] == context[:ec]: return target[et:] if target[et:et+1] == '?' else '/' + target[et:]
     return _relative_forms(context[:ec], kc + 1, target, et, reading)
@@ -361,6 +367,11 @@ def _absolute_offsets(text, name):
     if k <= 0 or text[0] not in _LETTERS:
         raise URISyntaxError(f"the {name} must be an absolute URI (a colon before any slash)", text, 0, f'partial form: {name}')
     return k, end, h
+
+def _check_relative(context, target, reading):
+    "Raise the error for arguments `relative` does not take: a context or target that is no absolute URI, or an unknown reading"
+    _absolute_offsets(context, 'context'); _absolute_offsets(target, 'target')
+    raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
 
 def _cuts(base, start, reading):
     "`{n: offset}`: where the slash rule cuts `base` for a partial starting with `n` slashes (absent: only the scheme is kept)"
