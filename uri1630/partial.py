@@ -333,6 +333,7 @@ def _relative_forms(base, start, target, et, reading):
 
 def _other_forms(base, start, tbase, tail, target, reading, root, bd):
     "Where the root (at `root`) is not shared, or a `//` or dot element follows it: a checked climb, a slash form, a slash form that climbs"
+    if root is not None and bd < 0 and (x := _above_root(base, tbase, root)) is not None: return target[x:]
     if root is None or bd >= 0 or tbase.startswith(base[:root + 1]) or tbase == base[:root]:
         best = _best_climb(base, start, tbase, tail, target)
     else: best = target                          # a climb never removes the root: none reaches a target that does not share it
@@ -341,6 +342,15 @@ def _other_forms(base, start, tbase, tail, target, reading, root, bd):
     if len(best) > 2 + len(tail) and (root is None or base.find('//', root) >= 0 or tbase == base[:root]):
         best = _best_slash_climb(base, start, tbase, tail, reading, best)   # with no "//" after the root, no slash form can climb
     return best
+
+def _above_root(base, tbase, s):
+    "For a target whose path starts with `../` above the root (at `s`) it shares with a context without dot elements: `/../g`, or `../g` from the root directory"
+    j = s + 1                                     # ".." above the root is kept, so `/../g` is `tbase` itself, and a climb from the root
+    while tbase.startswith('../', j): j += 3      # directory (`../g`, a character shorter) too; from deeper, the climb is longer
+    rest = tbase[j:]
+    if j == s + 1 or not rest or rest[0] == '.' or rest.find('/.') >= 0 or not tbase.startswith(base[:s + 1]): return None
+    if base.find('//', s) >= 0 or tbase.find('//', s) >= 0: return None
+    return s + 1 if base.rfind('/') == s else s
 
 def _best_slash_form(base, start, tbase, target, best, reading):
     "The shortest slash form that the slash rule turns into `tbase` (later runs give shorter forms), if shorter than `best`"
