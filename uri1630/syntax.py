@@ -54,7 +54,7 @@ def parse(text:str, # any string: a URI, a partial form, or text that is neither
     if c > 0 and text[0] in _LETTERS and text.find('/', 0, c) < 0: scheme, text = text[:c], text[c+1:]   # `scheme  ialpha`: a letter first
     return _new(URI, (scheme, text, search, fragment))
 
-def _split(text):
+def _split(text:str) -> tuple:
     "`parse`'s split as offsets, for code that slices `text` itself: `(colon, end of path, hash)`"
     h = text.find('#')                                      # the first '#' (-1: no fragment-id)
     q = text.find('?', 0, h) if h >= 0 else text.find('?')  # the first '?' before it
