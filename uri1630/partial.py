@@ -412,6 +412,8 @@ def _best_climb(base, start, tbase, tail, best):
 
 def _plain_climb(base, start, tbase, tail, best, root):
     "`_best_climb` where neither the context nor `tbase` has dot elements, and the context's root slash is at `root`"
+    e = base.find('/', root + 1)                  # sharing only the root, every climb is longer than `/` and the path
+    if e >= 0 and not tbase.startswith(base[:e + 1]) and not base.startswith(tbase): return best
     d, xs = _climbs(base, start, tbase)
     room = d.count('/', root + 1)                 # the elements after the root: as many as a ".." may remove
     for x, m in xs:
