@@ -227,7 +227,7 @@ def resolve(context:str,             # the absolute URI of the object that conta
     "The absolute URI that `partial` names in the context of `context`, by RFC 1630's rules"
     if type(context) is not str or type(partial) is not str or reading not in SLASH_READINGS: return _resolve(context, partial, reading)
     c, end, h = _split(context)                              # the common case, without the steps: a context with a slash
-    r = context.rfind('/', 0, end)                           # after `scheme://` (or `scheme:/`), and a partial without a scheme
+    r = context.rfind('/', 0, end)                           # after `scheme://x` (or `scheme:/x`), and a partial without a scheme
     if c <= 0 or r <= c + 2 or context[0] not in _LETTERS: return _resolve(context, partial, reading)
     if not partial or partial[0] == '#': return (context if h < 0 else context[:h]) + partial      # the context object
     k, pend, _ = _split(partial)
