@@ -186,3 +186,56 @@ def test_void_scheme(c, head, rest):
     assert bad_scheme(p)
     with pytest.raises(URIError) as e: resolve(c, p)
     assert (e.value.position, e.value.rule) == (0, "scheme")
+
+
+def _outcome(f, *a):
+    "What `f(*a)` gives: its result, or the error's type, message and position"
+    try: return f(*a)
+    except (URIError, TypeError, ValueError) as e: return type(e), str(e), getattr(e, 'position', None)
+
+
+# web-like contexts: `scheme://site/path`, with the void sites, inner `//`, dots and searches the common case must leave alone
+WEB = st.builds(lambda s, h, p, q: f"{s}://{h}{p}{q}", st.sampled_from(["http", "https", "x", "H"]),
+                st.sampled_from(["h", "h.example:80", "", "u@h"]),
+                st.builds("".join, st.lists(st.sampled_from(["/", "//", "a", "b.html", ".", "..", "./", "../", "%2F"]), max_size=6)),
+                st.sampled_from(["", "?q", "?a/b", "#f", "?q#f", "#a/../b"]))
+COMMON = st.one_of(partials, st.builds("".join, st.lists(st.sampled_from(["../", "..", "/", "a", "b/", "?q", "#f", "./"]), max_size=5)))
+
+
+@settings(max_examples=3000)
+@given(st.one_of(contexts, WEB), COMMON, readings)
+@example("file:///a/b", "/g", "examples")
+@example("http://h//a/b", "/g", "literal")
+@example("http://h/a//b/c", "../../../g", "examples")
+def test_resolve_common_case_is_the_general_algorithm(c, p, reading):
+    """`resolve`'s inlined common case gives what the general `_resolve` (the one `resolve_steps` explains) gives, errors included."""
+    from uri1630.partial import _resolve
+    assert _outcome(resolve, c, p, reading) == _outcome(_resolve, c, p, reading)
+
+
+@settings(max_examples=2000)
+@given(st.one_of(any_text, st.builds("".join, st.lists(st.sampled_from([":", "/", "?", "#", "a", "1", "", "x:"]), max_size=8))))
+def test_split_is_parse(t):
+    """`_split`'s offsets (used by resolve and relative) give exactly the parts `parse` gives."""
+    from uri1630.syntax import parse, _split, _LETTERS
+    c, end, h = _split(t)
+    u, n = parse(t), len(t) if h < 0 else h
+    assert c < 0 or (t[c] == ':' and not any(ch in '/?#:' for ch in t[:c]))
+    absolute = c > 0 and t[0] in _LETTERS
+    assert u.scheme == (t[:c] if absolute else None)
+    assert u.path == t[c + 1 if absolute else 0:end]
+    assert u.search == (t[end + 1:n] if end < n else None)
+    assert u.fragment == (None if h < 0 else t[h + 1:])
+
+
+def test_argument_errors_in_order():
+    """resolve checks the types, the reading, the partial's scheme, then the context; relative the context, the target, then the reading."""
+    for f in (resolve, relative):
+        with pytest.raises(TypeError, match="context"): f(None, None, "draft")
+    with pytest.raises(ValueError): resolve("a/b", "1:y", "draft")
+    with pytest.raises(URIError, match="ialpha"): resolve("a/b", "1:y")
+    with pytest.raises(URIError, match="context"): resolve("a/b", "y")
+    with pytest.raises(URIError, match="context"): relative("a/b", None, "draft")
+    with pytest.raises(TypeError, match="target"): relative("x:/a", None, "draft")
+    with pytest.raises(URIError, match="target"): relative("x:/a", "/b", "draft")
+    with pytest.raises(ValueError): relative("x:/a", "x:/b", "draft")

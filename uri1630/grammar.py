@@ -15,6 +15,7 @@ from importlib import import_module
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, NoReturn, Optional
 from .errors import URIError, URISyntaxError, _need_str
+from .syntax import _split
 
 # %% ../nbs/23_bnf_generic.ipynb #c50648fe
 # RFC 1630 "BNF of Generic URI Syntax", p. 23
@@ -155,9 +156,10 @@ def _scan_chars(text:str, i:int, end:int, offender:re.Pattern[str], rule:str, wh
 def _diagnose(g:GenericGrammar, text:str, partial:bool) -> NoReturn:
     "Find the first position where `text` leaves grammar `g`, and raise `URISyntaxError` there"
     n = len(text)
-    h = text.find('#'); uend = h if h >= 0 else n
-    q = text.find('?', 0, uend); pend = q if q >= 0 else uend
-    i = _diagnose_scheme(g, text, pend, partial)
+    c, pend, h = _split(text)                                    # `parse`'s split
+    uend = h if h >= 0 else n
+    q = pend if pend < uend else -1
+    i = _diagnose_scheme(g, text, c, partial)
     _diagnose_path(g, text, i, pend)
     if q >= 0: _diagnose_search(g, text, q, uend)
     if h >= 0:
@@ -165,10 +167,10 @@ def _diagnose(g:GenericGrammar, text:str, partial:bool) -> NoReturn:
         _scan_chars(text, h+1, n, g.x_offender, 'xalpha')
     raise AssertionError(f"internal: recogniser and scanner disagree on {text!r}")  # never reached when they agree
 
-def _diagnose_scheme(g:GenericGrammar, text:str, pend:int, partial:bool) -> int:
-    "Check `scheme :` (or its absence in a partial form) before `pend`; the index where the path starts"
-    n, c = len(text), text.find(':', 0, pend)
-    if c >= 0 and text.find('/', 0, c) < 0:                      # scheme :
+def _diagnose_scheme(g:GenericGrammar, text:str, c:int, partial:bool) -> int:
+    "Check `scheme :` (its colon at `c`, -1 if none before any slash) or its absence in a partial form; the index where the path starts"
+    n = len(text)
+    if c >= 0:                                                   # scheme :
         if c == 0: _fail(text, 0, 'scheme', "the scheme name is void: a scheme must start with a letter")
         if text[0] not in ALPHA: _fail(text, 0, 'ialpha', f"{describe_char(text[0])} cannot start a scheme name: it must be a letter")
         _scan_chars(text, 1, c, g.x_offender, 'xalpha')

@@ -11,7 +11,7 @@ import re
 from types import MappingProxyType
 from typing import NamedTuple, Optional
 from .errors import URISyntaxError, _need_str
-from .syntax import parse, _LETTERS
+from .syntax import parse, _split, _LETTERS
 
 # %% ../nbs/07_partial_form.ipynb #8676600f
 # RFC 1630 p. 10: "certain characters ("/") ... have a significance reserved for representing a hierarchical space"
@@ -100,52 +100,59 @@ def _up(d, path, start):
     while path.startswith('../', 3 * k): k += 1
     rest = path[3 * k:]
     if rest[:1] == '.' or rest.find('/.') >= 0 or d.find('/.', start) >= 0: return None
-    m = _SINGLE.search(d, start)                     # the root: never removed
-    if m is None: return None
-    b, e = m.start(), len(d) - 1
+    b = d.find('/', start + 2) if d.startswith('//', start) else -1   # the root, never removed: up to the first single slash,
+    if b <= start + 2 or d[b+1:b+2] == '/':                          # the one after the site of `scheme://site/` (if not void)
+        m = _SINGLE.search(d, start)
+        if m is None: return None
+        b = m.start()
+    e = len(d) - 1
     while k and e > b:                               # each ".." removes the element before it
         e = d.rfind('/', b, e); k -= 1
     return d[:e+1] + '../' * k + rest                # ".." above the root is kept
 
 # %% ../nbs/07_partial_form.ipynb #ebde700b
-# RFC 1630 p. 10: scheme rule, then the slash rule or the last-part rule, then the dot removal
+# RFC 1630 p. 10: the rules in their order: the scheme rule; then the slash rule or the last-part rule; then the dot removal
 def _resolve(context, partial, reading, trace=None):
-    "The one implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
+    "The general implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
+    _check_arguments(context, partial, reading)
+    k, pend, _ = _split(partial)
+    if k >= 0: return _absolute(context, partial, _scheme(partial, k), trace)   # "If the scheme parts are different, ..."
+    start, end, h = _context(context)                                          # "Otherwise, the scheme is omitted"
+    base = _void_path(context, start, end, trace)
+    path, tail = partial[:pend], partial[pend:]
+    if not path and tail[:1] != '?': return _whole_object(context if h < 0 else context[:h], tail, trace)
+    if path[:1] == '/': merged = _slash_rule(base, start, path, reading, trace)   # "If the partial URI starts with ... slashes"
+    else: merged = _last_part(base, start, path, trace)                          # "Otherwise: The last part ... is removed"
+    return _finish(merged, start, tail, trace)                                    # "Within the result, ... removed"
+
+def _check_arguments(context, partial, reading):
+    "Raise `TypeError` unless `context` and `partial` are strings, `ValueError` unless `reading` is one of `SLASH_READINGS`"
     if type(context) is not str or type(partial) is not str: _need_str(context, 'context'); _need_str(partial, 'partial')
-    if reading != 'examples' and reading != 'literal':
-        raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
-    h = partial.find('#'); q = partial.find('?', 0, len(partial) if h < 0 else h)
-    pend = q if q >= 0 else h if h >= 0 else len(partial)          # `parse`'s split, inlined for speed
-    k = partial.find(':', 0, pend)
-    if k >= 0 and partial.find('/', 0, k) < 0:
-        if k == 0 or partial[0] not in _LETTERS:
-            raise URISyntaxError("a scheme is an ialpha: it starts with a letter" if k else
-                                 "the scheme name is void: a scheme is an ialpha, at least one letter before the ':'", partial, 0, 'scheme')
-        return _absolute(context, partial, partial[:k], trace)
-    h = context.find('#'); q = context.find('?', 0, len(context) if h < 0 else h)
-    end = q if q >= 0 else h if h >= 0 else len(context)
-    k = context.find(':', 0, end)
-    if k <= 0 or context[0] not in _LETTERS or context.find('/', 0, k) >= 0:
+    if reading not in SLASH_READINGS: raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
+
+def _scheme(partial, k):
+    "The scheme name of `partial`, whose colon (before any slash) is at `k`: an ialpha, or a `URISyntaxError`"
+    if k == 0 or partial[0] not in _LETTERS:
+        raise URISyntaxError("a scheme is an ialpha: it starts with a letter" if k else
+                             "the scheme name is void: a scheme is an ialpha, at least one letter before the ':'", partial, 0, 'scheme')
+    return partial[:k]
+
+def _context(context):
+    "`(start, end, hash)` of the path and `#` of `context`, which must be an absolute URI (else a `URISyntaxError`)"
+    k, end, h = _split(context)
+    if k <= 0 or context[0] not in _LETTERS:
         raise URISyntaxError("the context of a partial form must be an absolute URI (a scheme and a colon before any slash)",
                              context, 0, 'partial form: context')
-    start, base, path, tail = k + 1, context[:end], partial[:pend], partial[pend:]
+    return k + 1, end, h
+
+def _void_path(context, start, end, trace):
+    "The context's scheme and path (its search and fragment-id set aside), with the '/' before a void url-path written out"
+    base = context[:end]
     if trace is not None: _trace_context(trace, context, base)
-    if base.startswith('//', start) and base.find('/', start + 2) < 0 and len(base) > start + 2:   # `scheme://site`: the path is void
-        base += '/'
-        if trace is not None: trace.append(ResolutionStep('void-path', PARTIAL_SENTENCES['void-path'], base,
-                                   f"the context has a site and no path: its url-path is void, and the '/' that precedes it is written out"))
-    if not path and tail[:1] != '?': return _whole_object(context if h < 0 else context[:h], tail, trace)
-    if trace is None:                                              # the common cases inlined: a rule, then the dots
-        if path[:1] == '/': merged = _slash_rule(base, start, path, reading, None)
-        else:
-            r = base.rfind('/')
-            d = base[:r+1] if r >= start else base[:start]
-            if path.startswith('../') and (up := _up(d, path, start)) is not None: return up + tail
-            merged = d + path
-        return (merged if merged.find('/.', start) < 0 else _remove_dots(merged, start)) + tail
-    if path[:1] == '/': merged = _slash_rule(base, start, path, reading, trace)
-    else: merged = _last_part(base, start, path, trace)
-    return _finish(merged, start, tail, trace)
+    if not base.startswith('//', start) or base.find('/', start + 2) >= 0 or len(base) <= start + 2: return base
+    if trace is not None: trace.append(ResolutionStep('void-path', PARTIAL_SENTENCES['void-path'], base + '/',
+                               f"the context has a site and no path: its url-path is void, and the '/' that precedes it is written out"))
+    return base + '/'                                       # `scheme://site`: the path is void
 
 # %% ../nbs/07_partial_form.ipynb #7ef1ee19
 # RFC 1630 p. 10: "If the scheme parts are different, the whole absolute URI must be given."
@@ -218,7 +225,24 @@ def resolve(context:str,             # the absolute URI of the object that conta
             reading:str="examples",  # the slash rule: "examples" (the RFC's table, the draft's words) or "literal" (the RFC's sentence)
            ) -> str:
     "The absolute URI that `partial` names in the context of `context`, by RFC 1630's rules"
-    return _resolve(context, partial, reading)
+    if type(context) is not str or type(partial) is not str or reading not in SLASH_READINGS: return _resolve(context, partial, reading)
+    c, end, h = _split(context)                              # the common case, without the steps: a context with a slash
+    r = context.rfind('/', 0, end)                           # after `scheme://x` (or `scheme:/x`), and a partial without a scheme
+    if c <= 0 or r <= c + 2 or context[0] not in _LETTERS: return _resolve(context, partial, reading)
+    if not partial or partial[0] == '#': return (context if h < 0 else context[:h]) + partial      # the context object
+    k, pend, _ = _split(partial)
+    if k >= 0: return _resolve(context, partial, reading)    # the scheme rule (or a scheme that is not an ialpha)
+    if partial[0] == '/': merged = _slash_common(context, c + 1, end, partial[:pend], reading)
+    elif partial.startswith('../') and (up := _up(context[:r+1], partial[:pend], c + 1)) is not None: return up + partial[pend:]
+    else: merged = context[:r+1] + partial[:pend]            # the last-part rule
+    return (merged if merged.find('/.', c + 1) < 0 else _remove_dots(merged, c + 1)) + partial[pend:]
+
+def _slash_common(context, start, end, path, reading):
+    "The slash rule; for `/g` in `scheme://site/p` (no `//` after the site), the cut at the slash after the site in either reading"
+    s = context.find('/', start + 2, end)                    # the run after a non-void site is single, and none after it is longer
+    if path[1:2] == '/' or s <= start + 2 or not context.startswith('//', start) or context.find('//', s, end) >= 0:
+        return _slash_rule(context[:end], start, path, reading, None)
+    return context[:s] + path
 
 def resolve_steps(context:str,             # the absolute URI of the object that contains the reference
                   partial:str,             # the partial (or absolute) URI found in it
@@ -277,12 +301,18 @@ def relative(context:str,             # the absolute URI of the object that will
              reading:str="examples",  # the slash rule `resolve` will use
             ) -> str:
     "The shortest partial form found that `resolve(context, ...)` turns into `target` (`target` itself if none)"
-    kc, ec, hc = _split(context, 'context'); kt, et, ht = _split(target, 'target')
-    if reading != 'examples' and reading != 'literal': raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
-    if kt != kc or target[:kt] != context[:kc]: return target                  # different schemes
+    if type(context) is not str or type(target) is not str or reading not in SLASH_READINGS: _check_relative(context, target, reading)
+    kc, ec, hc = _split(context); kt, et, ht = _split(target)
+    if kc <= 0 or kt <= 0 or context[0] not in _LETTERS or target[0] not in _LETTERS: _check_relative(context, target, reading)
+    if kt != kc or target[:kt] != context[:kc]: return target                  # different schemes: "the whole absolute URI must be given"
     if (target if ht < 0 else target[:ht]) == (context if hc < 0 else context[:hc]):
         return '' if ht < 0 else target[ht:]                                    # the context object: nothing is shorter
-    if context.startswith('//', kc + 1) and context.find('/', kc + 3, ec) < 0 and ec > kc + 3:   # `scheme://site`: `resolve` writes out its void path's "/"
+    if context.rfind('/', 0, ec) <= kc + 2: return _pathless(context, kc, ec, target, et, reading)
+    return _relative_forms(context[:ec], kc + 1, target, et, reading)
+
+def _pathless(context, kc, ec, target, et, reading):
+    "`relative` from a context with no slash after `scheme://` or `scheme:/`: from `scheme://site`, `resolve` writes out its void path's '/'"
+    if context.startswith('//', kc + 1) and context.find('/', kc + 3, ec) < 0 and ec > kc + 3:
         context, ec = context[:ec] + '/' + context[ec:], ec + 1
         if target[:et] == context[:ec]: return target[et:] if target[et:et+1] == '?' else '/' + target[et:]
     return _relative_forms(context[:ec], kc + 1, target, et, reading)
@@ -299,15 +329,28 @@ def _relative_forms(base, start, target, et, reading):
         if tbase.startswith(base[:s + 1]) and base.find('//', s) < 0 and tbase.find('//', s) < 0:
             best = _plain_climb(base, start, tbase, tail, target, s)
             return target[s:] if len(target) - s < len(best) else best
-    if f is None or bd >= 0 or tbase.startswith(base[:f.start() + 1]) or tbase == base[:f.start()]:
+    return _other_forms(base, start, tbase, tail, target, reading, None if f is None else f.start(), bd)
+
+def _other_forms(base, start, tbase, tail, target, reading, root, bd):
+    "Where the root (at `root`) is not shared, or a `//` or dot element follows it: a checked climb, a slash form, a slash form that climbs"
+    if root is not None and bd < 0 and (x := _above_root(base, tbase, root)) is not None: return target[x:]
+    if root is None or bd >= 0 or tbase.startswith(base[:root + 1]) or tbase == base[:root]:
         best = _best_climb(base, start, tbase, tail, target)
-    else: best = target
+    else: best = target                          # a climb never removes the root: none reaches a target that does not share it
     if len(best) > 1 + len(tail) and _remove_dots(tbase, start) == tbase:   # a slash form resolves to `tbase` itself
         best = _best_slash_form(base, start, tbase, target, best, reading)
-    if len(best) > 2 + len(tail):                # with no "//" after the first single slash (`f`), no slash form can climb
-        if f is None or base.find('//', f.start()) >= 0 or tbase == base[:f.start()]:
-            best = _best_slash_climb(base, start, tbase, tail, reading, best)
+    if len(best) > 2 + len(tail) and (root is None or base.find('//', root) >= 0 or tbase == base[:root]):
+        best = _best_slash_climb(base, start, tbase, tail, reading, best)   # with no "//" after the root, no slash form can climb
     return best
+
+def _above_root(base, tbase, s):
+    "For a target whose path starts with `../` above the root (at `s`) it shares with a context without dot elements: `/../g`, or `../g` from the root directory"
+    j = s + 1                                     # ".." above the root is kept, so `/../g` is `tbase` itself, and a climb from the root
+    while tbase.startswith('../', j): j += 3      # directory (`../g`, a character shorter) too; from deeper, the climb is longer
+    rest = tbase[j:]
+    if j == s + 1 or not rest or rest[0] == '.' or rest.find('/.') >= 0 or not tbase.startswith(base[:s + 1]): return None
+    if base.find('//', s) >= 0 or tbase.find('//', s) >= 0: return None
+    return s + 1 if base.rfind('/') == s else s
 
 def _best_slash_form(base, start, tbase, target, best, reading):
     "The shortest slash form that the slash rule turns into `tbase` (later runs give shorter forms), if shorter than `best`"
@@ -327,15 +370,18 @@ def _best_slash_form(base, start, tbase, target, best, reading):
 
 # %% ../nbs/07_partial_form.ipynb #51ea8774
 # RFC 1630 p. 10: an absolute form has "a colon and that colon must occur before any slash characters"
-def _split(text, name):
-    "`(colon, end of path, hash)` offsets of an absolute URI (`parse`'s split, inlined for speed)"
+def _absolute_offsets(text, name):
+    "`(colon, end of path, hash)` offsets of an absolute URI (`parse`'s split)"
     if type(text) is not str: _need_str(text, name)
-    h = text.find('#'); q = text.find('?', 0, len(text) if h < 0 else h)
-    end = q if q >= 0 else h if h >= 0 else len(text)
-    k = text.find(':', 0, end)
-    if k <= 0 or text[0] not in _LETTERS or text.find('/', 0, k) >= 0:
+    k, end, h = _split(text)
+    if k <= 0 or text[0] not in _LETTERS:
         raise URISyntaxError(f"the {name} must be an absolute URI (a colon before any slash)", text, 0, f'partial form: {name}')
     return k, end, h
+
+def _check_relative(context, target, reading):
+    "Raise the error for arguments `relative` does not take: a context or target that is no absolute URI, or an unknown reading"
+    _absolute_offsets(context, 'context'); _absolute_offsets(target, 'target')
+    raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
 
 def _cuts(base, start, reading):
     "`{n: offset}`: where the slash rule cuts `base` for a partial starting with `n` slashes (absent: only the scheme is kept)"
@@ -366,6 +412,8 @@ def _best_climb(base, start, tbase, tail, best):
 
 def _plain_climb(base, start, tbase, tail, best, root):
     "`_best_climb` where neither the context nor `tbase` has dot elements, and the context's root slash is at `root`"
+    e = base.find('/', root + 1)                  # sharing only the root, every climb is longer than `/` and the path
+    if e >= 0 and not tbase.startswith(base[:e + 1]) and not base.startswith(tbase): return best
     d, xs = _climbs(base, start, tbase)
     room = d.count('/', root + 1)                 # the elements after the root: as many as a ".." may remove
     for x, m in xs:
@@ -379,13 +427,18 @@ def _best_slash_climb(base, start, tbase, tail, reading, best):
     ns = [1] if bound == 2 else sorted({1} | {m.end() - m.start() for m in _RUNS.finditer(base, start)})[:8]   # a bound on a rare family
     for n in ns:
         if n >= bound: break
-        cut = _slash_cut(base, start, n, reading)
-        kept = base[:start if cut is None else cut]
-        ys, e = (['.'] if tbase == kept else []), len(kept) + n            # "/." names the kept text itself
-        if tbase.startswith(kept + '/' * n) and tbase[e:e+1] != '/': continue   # the plain slash form is shorter
-        if n > 1 or _SINGLE.search(kept, start) is not None:              # elements a ".." could remove
-            ys += [y for y, _ in _climbs(kept + '/' * n + 'x', start, tbase)[1]]
+        kept, ys = _slash_climbs(base, start, tbase, n, reading)
         for y in ys:
             x = '/' * n + y
             if len(x) + len(tail) < len(best) and y[:1] != '/' and _remove_dots(kept + x, start) == tbase: best = x + tail
     return best
+
+def _slash_climbs(base, start, tbase, n, reading):
+    "`(kept, ys)`: the text the slash rule keeps for a partial of `n` slashes, and the `y` that may follow them to reach `tbase`"
+    cut = _slash_cut(base, start, n, reading)
+    kept, e = base[:start if cut is None else cut], (start if cut is None else cut) + n
+    if tbase.startswith(kept + '/' * n) and tbase[e:e+1] != '/': return kept, []   # the plain slash form is shorter
+    ys = ['.'] if tbase == kept else []                                  # "/." names the kept text itself
+    if n > 1 or _SINGLE.search(kept, start) is not None:                 # elements a ".." could remove
+        ys += [y for y, _ in _climbs(kept + '/' * n + 'x', start, tbase)[1]]
+    return kept, ys

@@ -54,6 +54,14 @@ def parse(text:str, # any string: a URI, a partial form, or text that is neither
     if c > 0 and text[0] in _LETTERS and text.find('/', 0, c) < 0: scheme, text = text[:c], text[c+1:]   # `scheme  ialpha`: a letter first
     return _new(URI, (scheme, text, search, fragment))
 
+def _split(text:str) -> tuple[int, int, int]:
+    "`parse`'s split as offsets, for code that slices `text` itself: `(colon, end of path, hash)`"
+    h = text.find('#')                                      # the first '#' (-1: no fragment-id)
+    q = text.find('?', 0, h) if h >= 0 else text.find('?')  # the first '?' before it
+    end = q if q >= 0 else h if h >= 0 else len(text)       # where the path ends
+    c = text.find(':', 0, end)                              # a colon before any slash (-1: none); a scheme if `c > 0` and a letter is first
+    return (c if c < 0 or text.find('/', 0, c) < 0 else -1), end, h
+
 # %% ../nbs/03_uri_syntax.ipynb #0eb53bf0
 def is_absolute(text:str) -> bool:
     "`True` if `text` has a scheme: a colon that occurs before any slash (and before any `?` or `#`)"

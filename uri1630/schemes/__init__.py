@@ -11,6 +11,7 @@ import re, threading
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from importlib import import_module
+from types import ModuleType
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar
 from ..errors import URIError, URISyntaxError, _need_str
@@ -250,7 +251,7 @@ def register_scheme(name:str,                               # the scheme name (a
 # A scheme's access algorithm (its `retrieval` slot) lives in its own module; the transport under it
 # (connections, deadlines, limits, `RetrievalError`, the dispatcher) is `uri1630.retrieve`, which imports
 # no scheme module. A slice reaches the transport through `_transport()`: parsing never loads a socket.
-def _transport():
+def _transport() -> ModuleType:
     "The transport module `uri1630.retrieve`, imported on the first retrieval"
     return import_module("uri1630.retrieve")
 
@@ -321,9 +322,18 @@ class IPURL(SchemeURL):
 USER_CHARS = ''.join(sorted(set(RFC1738_UNRESERVED + ";?&=")))
 _LABEL = frozenset(ALPHA + DIGIT + "-")
 
-def _check_host(src, i, j):
+def _check_host(src:Source, i:int, j:int) -> str:
     "Check `text[i:j]` is a `hostnumber` (four digit groups) or a `hostname` (RFC 1034 labels, top label starts with a letter)"
-    t, pos, labels = src.text, i, src.text[i:j].split('.')
+    labels = src.text[i:j].split('.')
+    _check_labels(src, i, labels)                              # host = hostname | hostnumber: both are '.'-separated labels
+    if all(lab.isascii() and lab.isdigit() for lab in labels): _check_hostnumber(src, i, labels)
+    elif labels[-1][0] in DIGIT:                               # toplabel = alpha | alpha *[ alphadigit | "-" ] alphadigit
+        src.fail(j - len(labels[-1]), 'hostname', "the rightmost domain label never starts with a digit")
+    return src.text[i:j]
+
+def _check_labels(src:Source, i:int, labels:list[str]) -> None:
+    "Each label (the first at `i`) is a `domainlabel = alphadigit | alphadigit *[ alphadigit | \"-\" ] alphadigit`"
+    pos = i
     for lab in labels:
         for k, ch in enumerate(lab):
             if ch not in _LABEL: src.fail(pos + k, 'host', f"{describe_char(ch)} is not allowed in a host name")
@@ -331,15 +341,14 @@ def _check_host(src, i, j):
         if lab[0] == '-' or lab[-1] == '-':
             src.fail(pos if lab[0] == '-' else pos + len(lab) - 1, 'hostname', "a domain label starts and ends with a letter or digit")
         pos += len(lab) + 1
-    if all(lab.isascii() and lab.isdigit() for lab in labels):
-        if len(labels) != 4: src.fail(i, 'hostnumber', "a host number is four decimal digit groups separated by '.'")
-        pos = i
-        for lab in labels:                   # "its IP address": each group is an octet, read in decimal (never octal)
-            if len(lab.lstrip('0')) > 3 or int(lab) > 255: src.fail(pos, 'hostnumber', "a group of an IP address is 0 to 255")
-            pos += len(lab) + 1
-    elif labels[-1][0] in DIGIT:
-        src.fail(j - len(labels[-1]), 'hostname', "the rightmost domain label never starts with a digit")
-    return t[i:j]
+
+def _check_hostnumber(src:Source, i:int, labels:list[str]) -> None:
+    "`hostnumber = digits \".\" digits \".\" digits \".\" digits`, the first group at `i`"
+    if len(labels) != 4: src.fail(i, 'hostnumber', "a host number is four decimal digit groups separated by '.'")
+    pos = i
+    for lab in labels:                   # "its IP address": each group is an octet, read in decimal (never octal)
+        if len(lab.lstrip('0')) > 3 or int(lab) > 255: src.fail(pos, 'hostnumber', "a group of an IP address is 0 to 255")
+        pos += len(lab) + 1
 
 # %% ../../nbs/09_specific_schemes.ipynb #b2eadf02
 # RFC 1630: login  [ user [ : password ] @ ] hostport;  hostport  host [ : port ]
