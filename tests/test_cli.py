@@ -266,3 +266,22 @@ def test_parse_stream_memory_is_constant(monkeypatch):
         finally: tracemalloc.stop()
     small, big = peak(2_000), peak(10_000)
     assert big < 1.5 * small, (small, big)
+
+
+def test_get_total_timeout_gives_up_on_a_trickle():
+    "`get --total-timeout` bounds the whole retrieval (issue #14): a server sending one byte every 0.25 s for 60 s is left at the deadline"
+    import time
+    import servers as S
+    def trickle(c, rec):
+        rec.append(S.read_until(c, b"\r\n\r\n"))
+        for b in b"HTTP/1.0 200 OK\r\n\r\n" + b"x" * 240: c.sendall(bytes([b])); time.sleep(0.25)
+    with S.Misbehaving(trickle) as m:
+        t = time.monotonic()
+        r = cli("get", "--total-timeout", "1", f"http://{m.host}:{m.port}/")
+        took = time.monotonic() - t
+    assert r.returncode == 1 and "total" in r.stderr and "Traceback" not in r.stderr, (r.returncode, r.stderr)
+    assert took < 30, took                       # the trickle alone would take 60 s
+    assert "(default 60)" in " ".join(cli("get", "--help").stdout.split())
+    for bad in ("inf", "0", "-1", "nan"):
+        r = cli("get", "--total-timeout", bad, "http://127.0.0.1:9/")
+        assert r.returncode == 2 and "finite and positive" in r.stderr, (bad, r.returncode, r.stderr)

@@ -139,7 +139,7 @@ def test_default_total_deadline_covers_a_trickle(monkeypatch):
         e = _raises(RetrievalError, lambda: retrieve(_url(m, "http"), timeout=10), "1.5")
         took = time.monotonic() - t
     assert "total" in str(e)
-    assert 1.4 <= took < 1.5 + 2.0, took        # governed by the 1.5 s deadline, not the 10 s per-read timeout
+    assert 1.4 <= took < 1.5 + 8.0, took        # governed by the 1.5 s deadline (the trickle lasts 60 s); wide margin for a loaded machine
 
 def test_deadline_covers_writes():
     "A server that never reads: a 16 MiB selector cannot be written; the deadline, not the 10 s timeout, ends it"

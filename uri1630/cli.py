@@ -15,7 +15,7 @@ from .grammar import GRAMMARS, validate
 import uri1630.url_grammar   # registers the grammars "rfc1630" and "rfc1738" for `check --grammar`
 from .encoding import LEVELS, canonical, compare, equivalent, to_level
 from .context import extract, extract_stream
-from .retrieve import retrieve, RetrievalError
+from .retrieve import retrieve, RetrievalError, DEFAULT_TOTAL_TIMEOUT
 
 # %% ../nbs/30_cli.ipynb #d76832b6
 BLOCK = 8192   # lines per write when streaming from a file; one line per write when the input is a pipe or terminal
@@ -278,7 +278,7 @@ def _cmd_extract(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> 
 
 # %% ../nbs/30_cli.ipynb #0180313a
 def _cmd_get(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
-    try: data = retrieve(_text(a.url, a.encoding), timeout=a.timeout, redirects=a.redirects)
+    try: data = retrieve(_text(a.url, a.encoding), timeout=a.timeout, total_timeout=a.total_timeout, redirects=a.redirects)
     except RetrievalError as e: print(_label(a.cmd) + str(e), file=err); return NO   # the server, the network, or no retrieval defined
     except (ValueError, TypeError) as e: print(_label(a.cmd) + str(e), file=err); return BAD   # the URL itself
     if a.output not in (None, '-'):
@@ -391,6 +391,8 @@ def _parser() -> argparse.ArgumentParser:
     s = cmd('get', "retrieve an http, ftp, gopher or file URL by its scheme's access algorithm")
     s.add_argument('-o', '--output', metavar='FILE', help="write the object to FILE instead of stdout")
     s.add_argument('--timeout', type=_seconds, default=10.0, help="seconds for each network operation (default 10)")
+    s.add_argument('--total-timeout', type=_seconds, default=DEFAULT_TOTAL_TIMEOUT,
+                   help=f"seconds for the whole retrieval: connect, every write and every read (default {DEFAULT_TOTAL_TIMEOUT:g})")
     s.add_argument('--redirects', type=int, default=0, help="HTTP redirects to follow (default 0)")
     s.add_argument('url')
     return ap
