@@ -15,7 +15,7 @@ PY=${PYTHON:-python}
 root=${PYENV_ROOT:-$HOME/.pyenv}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 export HYPOTHESIS_PROFILE=quick PIP_DISABLE_PIP_VERSION_CHECK=1
-CORE="test_properties.py test_partial.py test_regressions.py test_url_grammars.py test_schemes_ip.py test_pickle.py"
+CORE="test_properties.py test_partial.py test_regressions.py test_url_grammars.py test_schemes_ip.py test_pickle.py test_peers.py test_layout.py"
 t0=$SECONDS
 
 echo "-- build the wheel and the sdist, twine check"
