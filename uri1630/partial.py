@@ -9,7 +9,7 @@ __all__ = ['PARTIAL_SENTENCES', 'SLASH_READINGS', 'PARTIAL_EXAMPLES', 'PARTIAL_C
 # %% ../nbs/07_partial_form.ipynb #6922f174
 import re
 from types import MappingProxyType
-from typing import NamedTuple, Optional
+from typing import NamedTuple, NoReturn, Optional
 from .errors import URISyntaxError, _need_str
 from .syntax import parse, _split, _LETTERS
 
@@ -18,7 +18,7 @@ from .syntax import parse, _split, _LETTERS
 _RUNS = re.compile('/+')
 
 def slash_runs(uri:str, # an absolute URI or partial form
-              ) -> tuple:
+              ) -> tuple[tuple[int, int], ...]:
     "The `(offset, length)` of every run of consecutive slashes in the scheme and path of `uri`"
     u = parse(uri)
     end = len(u.path) if u.scheme is None else len(u.scheme) + 1 + len(u.path)
@@ -32,7 +32,7 @@ class ResolutionStep(NamedTuple):
     sentence: str                  # the sentence of RFC 1630 (or the decision, where the RFC is silent) that the step applies
     result: str                    # the text after this step
     detail: str                    # what the step did here, in words
-    span: Optional[tuple] = None   # `(offset, length)` in the context of the slash run the step used, if any
+    span: Optional[tuple[int, int]] = None   # `(offset, length)` in the context of the slash run the step used, if any
 
 # %% ../nbs/07_partial_form.ipynb #9690164a
 # RFC 1630 pp. 10-12 and draft-www-uri-00 lines 485-489: the sentences each step applies
@@ -61,7 +61,7 @@ SLASH_READINGS = ('examples', 'literal')
 # RFC 1630 p. 10: "the first occurrence of exactly the same number of consecutive slashes [which has no greater number ... to the right of it]"
 _SINGLE = re.compile('(?<!/)/(?!/)')   # a run of exactly one slash (the lookbehind fails first inside runs: linear)
 
-def _slash_cut(base, start, n, reading):
+def _slash_cut(base:str, start:int, n:int, reading:str) -> Optional[int]:
     "Offset in `base` (scheme and path) of the slash run the slash rule keeps the text before, or `None`"
     if reading == 'examples':
         if n == 1: m = _SINGLE.search(base, start); return m and m.start()
@@ -76,7 +76,7 @@ def _slash_cut(base, start, n, reading):
 
 # %% ../nbs/07_partial_form.ipynb #ddfafeee
 # RFC 1630 p. 10: "all occurrences of "xxx/../" or "/." are recursively removed, where xxx, ".." and "." are complete path elements"
-def _remove_dots(text, start, counts=None):
+def _remove_dots(text:str, start:int, counts:Optional[list[int]]=None) -> str:
     "`text` with `xxx/../` and `/.` removed from the path after its root (`start` is where the path begins)"
     if text.find('/.', start) < 0: return text       # every dot element after the root follows a slash
     m = _SINGLE.search(text, start)
@@ -84,7 +84,7 @@ def _remove_dots(text, start, counts=None):
     b = m.start()
     elems = text[b+1:].split('/')
     if '.' not in elems and '..' not in elems: return text
-    out = []
+    out: list[str] = []
     for e in elems:
         if e == '.':
             if counts is not None: counts[1] += 1
@@ -94,7 +94,7 @@ def _remove_dots(text, start, counts=None):
         else: out.append(e)
     return text[:b+1] + '/'.join(out) if out else text[:b]
 
-def _up(d, path, start):
+def _up(d:str, path:str, start:int) -> Optional[str]:
     "`_remove_dots(d + path, start)` for a directory `d` and a `path` of leading `../` (no other dot elements), else `None`"
     k = 0
     while path.startswith('../', 3 * k): k += 1
@@ -112,7 +112,7 @@ def _up(d, path, start):
 
 # %% ../nbs/07_partial_form.ipynb #ebde700b
 # RFC 1630 p. 10: the rules in their order: the scheme rule; then the slash rule or the last-part rule; then the dot removal
-def _resolve(context, partial, reading, trace=None):
+def _resolve(context:str, partial:str, reading:str, trace:Optional[list[ResolutionStep]]=None) -> str:
     "The general implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
     _check_arguments(context, partial, reading)
     k, pend, _ = _split(partial)
@@ -125,19 +125,19 @@ def _resolve(context, partial, reading, trace=None):
     else: merged = _last_part(base, start, path, trace)                          # "Otherwise: The last part ... is removed"
     return _finish(merged, start, tail, trace)                                    # "Within the result, ... removed"
 
-def _check_arguments(context, partial, reading):
+def _check_arguments(context:object, partial:object, reading:str) -> None:
     "Raise `TypeError` unless `context` and `partial` are strings, `ValueError` unless `reading` is one of `SLASH_READINGS`"
     if type(context) is not str or type(partial) is not str: _need_str(context, 'context'); _need_str(partial, 'partial')
     if reading not in SLASH_READINGS: raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
 
-def _scheme(partial, k):
+def _scheme(partial:str, k:int) -> str:
     "The scheme name of `partial`, whose colon (before any slash) is at `k`: an ialpha, or a `URISyntaxError`"
     if k == 0 or partial[0] not in _LETTERS:
         raise URISyntaxError("a scheme is an ialpha: it starts with a letter" if k else
                              "the scheme name is void: a scheme is an ialpha, at least one letter before the ':'", partial, 0, 'scheme')
     return partial[:k]
 
-def _context(context):
+def _context(context:str) -> tuple[int, int, int]:
     "`(start, end, hash)` of the path and `#` of `context`, which must be an absolute URI (else a `URISyntaxError`)"
     k, end, h = _split(context)
     if k <= 0 or context[0] not in _LETTERS:
@@ -145,7 +145,7 @@ def _context(context):
                              context, 0, 'partial form: context')
     return k + 1, end, h
 
-def _void_path(context, start, end, trace):
+def _void_path(context:str, start:int, end:int, trace:Optional[list[ResolutionStep]]) -> str:
     "The context's scheme and path (its search and fragment-id set aside), with the '/' before a void url-path written out"
     base = context[:end]
     if trace is not None: _trace_context(trace, context, base)
@@ -156,7 +156,7 @@ def _void_path(context, start, end, trace):
 
 # %% ../nbs/07_partial_form.ipynb #7ef1ee19
 # RFC 1630 p. 10: "If the scheme parts are different, the whole absolute URI must be given."
-def _absolute(context, partial, scheme, trace):
+def _absolute(context:str, partial:str, scheme:str, trace:Optional[list[ResolutionStep]]) -> str:
     if trace is not None:
         c = parse(context)
         same = c.scheme is not None and c.scheme.lower() == scheme.lower()
@@ -165,14 +165,14 @@ def _absolute(context, partial, scheme, trace):
                           + (" (the same scheme written out is still an absolute form: decision)" if same else "")))
     return partial
 
-def _trace_context(trace, context, base):
+def _trace_context(trace:list[ResolutionStep], context:str, base:str) -> None:
     c = parse(context)
     d = "the context URI: its scheme and path are " + repr(base)
     if c.search is not None: d += f", its search ?{c.search}"
     if c.fragment is not None: d += f"; its fragment-id #{c.fragment} is not part of its URI and is set aside (decision)"
     trace.append(ResolutionStep('context', PARTIAL_SENTENCES['context'], context if c.fragment is None else context[:context.find('#')], d))
 
-def _whole_object(whole, tail, trace):
+def _whole_object(whole:str, tail:str, trace:Optional[list[ResolutionStep]]) -> str:
     result = whole + tail
     if trace is not None:
         trace.append(ResolutionStep('whole-object', PARTIAL_SENTENCES['whole-object'], result,
@@ -182,7 +182,7 @@ def _whole_object(whole, tail, trace):
 
 # %% ../nbs/07_partial_form.ipynb #b0dbee8c
 # RFC 1630 p. 10: the slash rule; and the last-part rule
-def _slash_rule(base, start, path, reading, trace):
+def _slash_rule(base:str, start:int, path:str, reading:str, trace:Optional[list[ResolutionStep]]) -> str:
     n = len(path) - len(path.lstrip('/'))
     cut = _slash_cut(base, start, n, reading)
     kept = base[:start] if cut is None else base[:cut]
@@ -193,7 +193,7 @@ def _slash_rule(base, start, path, reading, trace):
         trace.append(ResolutionStep('slash', PARTIAL_SENTENCES['slash-' + reading], kept + path, d, None if cut is None else (cut, n)))
     return kept + path
 
-def _last_part(base, start, path, trace):
+def _last_part(base:str, start:int, path:str, trace:Optional[list[ResolutionStep]]) -> str:
     r = base.rfind('/')
     kept = base[:r+1] if r >= start else base[:start]
     if trace is not None:
@@ -206,7 +206,7 @@ def _last_part(base, start, path, trace):
 
 # %% ../nbs/07_partial_form.ipynb #6fc88b01
 # RFC 1630 p. 10: "Within the result, ..."; the partial's search and fragment-id appended as given
-def _finish(merged, start, tail, trace):
+def _finish(merged:str, start:int, tail:str, trace:Optional[list[ResolutionStep]]) -> str:
     if trace is None: return _remove_dots(merged, start) + tail
     counts = [0, 0]
     out = _remove_dots(merged, start, counts)
@@ -237,7 +237,7 @@ def resolve(context:str,             # the absolute URI of the object that conta
     else: merged = context[:r+1] + partial[:pend]            # the last-part rule
     return (merged if merged.find('/.', c + 1) < 0 else _remove_dots(merged, c + 1)) + partial[pend:]
 
-def _slash_common(context, start, end, path, reading):
+def _slash_common(context:str, start:int, end:int, path:str, reading:str) -> str:
     "The slash rule; for `/g` in `scheme://site/p` (no `//` after the site), the cut at the slash after the site in either reading"
     s = context.find('/', start + 2, end)                    # the run after a non-void site is single, and none after it is longer
     if path[1:2] == '/' or s <= start + 2 or not context.startswith('//', start) or context.find('//', s, end) >= 0:
@@ -247,9 +247,9 @@ def _slash_common(context, start, end, path, reading):
 def resolve_steps(context:str,             # the absolute URI of the object that contains the reference
                   partial:str,             # the partial (or absolute) URI found in it
                   reading:str="examples",  # as for `resolve`
-                 ) -> tuple:
+                 ) -> tuple[ResolutionStep, ...]:
     "The `ResolutionStep`s `resolve` takes, each with the RFC sentence it applies and the text after it"
-    trace = []
+    trace: list[ResolutionStep] = []
     _resolve(context, partial, reading, trace)
     return tuple(trace)
 
@@ -261,7 +261,7 @@ PARTIAL_CONTEXTS = ("magic://a/b/c//d/e/f", "magic://a/b/c//d/e/")
 
 # %% ../nbs/07_partial_form.ipynb #12f1c463
 # RFC 1630 p. 10: "A partial form can be distinguished from an absolute form in that the latter must have a colon"
-def _last_part_ok(x, tail):
+def _last_part_ok(x:str, tail:str) -> bool:
     "`True` if `x + tail` is read by the last-part rule with path `x` (not empty, a fragment, a slash form or absolute)"
     if not x: return tail[:1] == '?'
     if x[0] == '/': return False
@@ -270,7 +270,7 @@ def _last_part_ok(x, tail):
 
 # %% ../nbs/07_partial_form.ipynb #23c9ce3c
 # RFC 1630 p. 10, inverted: which `../` climbs the last-part rule turns into the target
-def _shared(a, b):
+def _shared(a:str, b:str) -> int:
     "The length of the common prefix of `a` and `b` (binary search on C-speed comparisons)"
     lo, hi = 0, min(len(a), len(b))
     while lo < hi:
@@ -279,7 +279,7 @@ def _shared(a, b):
         else: hi = mid - 1
     return lo
 
-def _climbs(base, start, tbase):
+def _climbs(base:str, start:int, tbase:str) -> tuple[str, list[tuple[str, Optional[int]]]]:
     "The context's directory `d`, and `(x, m)`: paths `x` that may give `tbase` after `d` by the last-part rule, removing `m` elements"
     r = base.rfind('/')
     if r < start: return base[:start], [(tbase[start:], None), ('./' + tbase[start:], 0)]   # no slash: the whole path is the last part
@@ -287,7 +287,7 @@ def _climbs(base, start, tbase):
     q = d.rfind('/', 0, _shared(d, tbase)) if not tbase.startswith(d) else r   # the longest directory both share
     q, m = (start - 1, d.count('/', start)) if q < start else (q, d.count('/', q + 1))
     rest = tbase[q+1:]
-    out = [('../' * m + rest, m)] if m else [(rest, None), ('./' + rest, 0)]   # None: `d + x` is `tbase` itself
+    out: list[tuple[str, Optional[int]]] = [('../' * m + rest, m)] if m else [(rest, None), ('./' + rest, 0)]   # None: `d + x` is `tbase` itself
     tl = len(tbase)                                # `tbase` is a directory of the context, written without its slash
     if tl >= start and len(d) > tl and d[tl] == "/" and d.startswith(tbase):
         k = d.count('/', tl + 1)
@@ -310,14 +310,14 @@ def relative(context:str,             # the absolute URI of the object that will
     if context.rfind('/', 0, ec) <= kc + 2: return _pathless(context, kc, ec, target, et, reading)
     return _relative_forms(context[:ec], kc + 1, target, et, reading)
 
-def _pathless(context, kc, ec, target, et, reading):
+def _pathless(context:str, kc:int, ec:int, target:str, et:int, reading:str) -> str:
     "`relative` from a context with no slash after `scheme://` or `scheme:/`: from `scheme://site`, `resolve` writes out its void path's '/'"
     if context.startswith('//', kc + 1) and context.find('/', kc + 3, ec) < 0 and ec > kc + 3:
         context, ec = context[:ec] + '/' + context[ec:], ec + 1
         if target[:et] == context[:ec]: return target[et:] if target[et:et+1] == '?' else '/' + target[et:]
     return _relative_forms(context[:ec], kc + 1, target, et, reading)
 
-def _relative_forms(base, start, target, et, reading):
+def _relative_forms(base:str, start:int, target:str, et:int, reading:str) -> str:
     "The shortest of the forms `relative` tries: in the context's directory, a climb, a slash form, a slash form that climbs"
     tbase, tail = target[:et], target[et:]
     r, td = base.rfind('/'), tbase.find('/.', start)
@@ -331,7 +331,7 @@ def _relative_forms(base, start, target, et, reading):
             return target[s:] if len(target) - s < len(best) else best
     return _other_forms(base, start, tbase, tail, target, reading, None if f is None else f.start(), bd)
 
-def _other_forms(base, start, tbase, tail, target, reading, root, bd):
+def _other_forms(base:str, start:int, tbase:str, tail:str, target:str, reading:str, root:Optional[int], bd:int) -> str:
     "Where the root (at `root`) is not shared, or a `//` or dot element follows it: a checked climb, a slash form, a slash form that climbs"
     if root is not None and bd < 0 and (x := _above_root(base, tbase, root)) is not None: return target[x:]
     if root is None or bd >= 0 or tbase.startswith(base[:root + 1]) or tbase == base[:root]:
@@ -343,7 +343,7 @@ def _other_forms(base, start, tbase, tail, target, reading, root, bd):
         best = _best_slash_climb(base, start, tbase, tail, reading, best)   # with no "//" after the root, no slash form can climb
     return best
 
-def _above_root(base, tbase, s):
+def _above_root(base:str, tbase:str, s:int) -> Optional[int]:
     "For a target whose path starts with `../` above the root (at `s`) it shares with a context without dot elements: `/../g`, or `../g` from the root directory"
     j = s + 1                                     # ".." above the root is kept, so `/../g` is `tbase` itself, and a climb from the root
     while tbase.startswith('../', j): j += 3      # directory (`../g`, a character shorter) too; from deeper, the climb is longer
@@ -352,9 +352,9 @@ def _above_root(base, tbase, s):
     if base.find('//', s) >= 0 or tbase.find('//', s) >= 0: return None
     return s + 1 if base.rfind('/') == s else s
 
-def _best_slash_form(base, start, tbase, target, best, reading):
+def _best_slash_form(base:str, start:int, tbase:str, target:str, best:str, reading:str) -> str:
     "The shortest slash form that the slash rule turns into `tbase` (later runs give shorter forms), if shorter than `best`"
-    cuts = {}
+    cuts: dict[int, Optional[int]] = {}
     for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):   # runs that give shorter forms
         s, n = m.start(), m.end() - m.start()
         if tbase[s-1] == '/': continue             # (inside a run)
@@ -362,15 +362,15 @@ def _best_slash_form(base, start, tbase, target, best, reading):
         if (start if cuts[n] is None else cuts[n]) == s and base.startswith(tbase[:s]): best = target[s:]
         if len(cuts) > 3: break                    # many lengths of run: use the one-pass table
     else: return best
-    cuts = _cuts(base, start, reading)
+    table = _cuts(base, start, reading)          # (a name of its own: its values are never `None`)
     for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):
         s = m.start()
-        if tbase[s-1] != '/' and cuts.get(m.end() - s, start) == s and base.startswith(tbase[:s]): best = target[s:]
+        if tbase[s-1] != '/' and table.get(m.end() - s, start) == s and base.startswith(tbase[:s]): best = target[s:]
     return best
 
 # %% ../nbs/07_partial_form.ipynb #51ea8774
 # RFC 1630 p. 10: an absolute form has "a colon and that colon must occur before any slash characters"
-def _absolute_offsets(text, name):
+def _absolute_offsets(text:str, name:str) -> tuple[int, int, int]:
     "`(colon, end of path, hash)` offsets of an absolute URI (`parse`'s split)"
     if type(text) is not str: _need_str(text, name)
     k, end, h = _split(text)
@@ -378,13 +378,14 @@ def _absolute_offsets(text, name):
         raise URISyntaxError(f"the {name} must be an absolute URI (a colon before any slash)", text, 0, f'partial form: {name}')
     return k, end, h
 
-def _check_relative(context, target, reading):
+def _check_relative(context:str, target:str, reading:str) -> NoReturn:
     "Raise the error for arguments `relative` does not take: a context or target that is no absolute URI, or an unknown reading"
     _absolute_offsets(context, 'context'); _absolute_offsets(target, 'target')
     raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
 
-def _cuts(base, start, reading):
+def _cuts(base:str, start:int, reading:str) -> dict[int, int]:
     "`{n: offset}`: where the slash rule cuts `base` for a partial starting with `n` slashes (absent: only the scheme is kept)"
+    cuts: dict[int, int]
     runs, cuts = [(m.start(), m.end() - m.start()) for m in _RUNS.finditer(base, start)], {}
     if reading == 'examples':
         for s, n in runs: cuts.setdefault(n, s)        # the first run of exactly n
@@ -396,7 +397,7 @@ def _cuts(base, start, reading):
 
 # %% ../nbs/07_partial_form.ipynb #a1bdb849
 # RFC 1630 p. 10, inverted: the shortest last-part form, and slash forms that climb
-def _best_climb(base, start, tbase, tail, best):
+def _best_climb(base:str, start:int, tbase:str, tail:str, best:str) -> str:
     "The shortest last-part form (checked) if shorter than `best`, else `best`"
     d, xs = _climbs(base, start, tbase)
     if d.find('/.', start) < 0 and tbase.find('/.', start) < 0:     # no dot elements but the climb's own: count
@@ -410,7 +411,7 @@ def _best_climb(base, start, tbase, tail, best):
         if len(x) + len(tail) <= len(best) and _last_part_ok(x, tail) and _remove_dots(d + x, start) == tbase: best = x + tail
     return best
 
-def _plain_climb(base, start, tbase, tail, best, root):
+def _plain_climb(base:str, start:int, tbase:str, tail:str, best:str, root:int) -> str:
     "`_best_climb` where neither the context nor `tbase` has dot elements, and the context's root slash is at `root`"
     e = base.find('/', root + 1)                  # sharing only the root, every climb is longer than `/` and the path
     if e >= 0 and not tbase.startswith(base[:e + 1]) and not base.startswith(tbase): return best
@@ -420,7 +421,7 @@ def _plain_climb(base, start, tbase, tail, best, root):
         if len(x) + len(tail) <= len(best) and (m is None or m <= room) and _last_part_ok(x, tail): best = x + tail
     return best
 
-def _best_slash_climb(base, start, tbase, tail, reading, best):
+def _best_slash_climb(base:str, start:int, tbase:str, tail:str, reading:str, best:str) -> str:
     "Slash forms that climb (`/../g`, `/.`), where the slash rule keeps more than `tbase` shares"
     bound = len(best) - 1 - len(tail)                 # a form starting with n slashes is at least n + 1 long
     if bound <= 1: return best
@@ -433,7 +434,7 @@ def _best_slash_climb(base, start, tbase, tail, reading, best):
             if len(x) + len(tail) < len(best) and y[:1] != '/' and _remove_dots(kept + x, start) == tbase: best = x + tail
     return best
 
-def _slash_climbs(base, start, tbase, n, reading):
+def _slash_climbs(base:str, start:int, tbase:str, n:int, reading:str) -> tuple[str, list[str]]:
     "`(kept, ys)`: the text the slash rule keeps for a partial of `n` slashes, and the `y` that may follow them to reach `tbase`"
     cut = _slash_cut(base, start, n, reading)
     kept, e = base[:start if cut is None else cut], (start if cut is None else cut) + n
