@@ -245,21 +245,32 @@ def import_time(runs=7):
     return None if best is None else best / 1000
 
 # %% streaming CLI
+CLI_GOAL = 2.0          # `uri1630 parse -` within 2x the time of `uri1630 canon -` on the same lines (#15)
+CLI_LINES = 300_000     # the corpus, repeated to this many lines
+
+def _cli_run(cmd, text):
+    "(seconds inside `main`, peak RSS in KB, exit status) of `uri1630 CMD -` reading `text` on stdin, in a fresh interpreter"
+    code = (f"import resource,sys,time; from uri1630.cli import main; t=time.process_time(); rc=main([{cmd!r},'-']);"
+            "print(time.process_time()-t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+    p = subprocess.run([sys.executable, '-c', code], input=text, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try: inner, rss = p.stderr.strip().splitlines()[-1].split()
+    except (ValueError, IndexError): inner, rss = 'nan', '0'
+    return float(inner), int(rss), p.returncode
+
 def cli_stream(quick=False, n=None):
-    "Wall time and peak memory of `uri1630 canon -` over the corpus (and over half of it), if the CLI has `canon`"
-    from uri1630 import cli
-    if not re.search(r"add_parser\(\s*['\"]canon['\"]", open(cli.__file__).read()): return None
-    lines = load_corpus(n or (5000 if quick else None))
+    "CPU time and peak memory of `uri1630 canon -` and `uri1630 parse -` over the same lines (all, and half: memory must not grow)"
+    lines = load_corpus()
+    total = n or (20_000 if quick else CLI_LINES)
+    lines = (lines * (total // max(len(lines), 1) + 1))[:total]
     out = {}
     for label, part in (('all', lines), ('half', lines[:len(lines) // 2])):
-        code = ("import resource,sys,time; from uri1630.cli import main; t=time.perf_counter(); rc=main(['canon','-']);"
-                "print(time.perf_counter()-t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
-        t = time.perf_counter()
-        p = subprocess.run([sys.executable, '-c', code], input='\n'.join(part) + '\n', capture_output=True, text=True)
-        wall = time.perf_counter() - t
-        try: inner, rss = p.stderr.strip().splitlines()[-1].split()
-        except ValueError: inner, rss = 'nan', '0'
-        out[label] = dict(lines=len(part), wall_s=wall, main_s=float(inner), peak_rss_kb=int(rss), rc=p.returncode)
+        text = '\n'.join(part) + '\n'
+        for cmd in ('canon', 'parse'):
+            cpu, rss, rc = _cli_run(cmd, text)
+            out[f'{cmd} {label}'] = dict(cmd=cmd, lines=len(part), cpu_s=cpu, peak_rss_kb=rss, rc=rc)
+    a, b = out['parse all'], out['canon all']
+    out['ratio'] = dict(parse_over_canon=a['cpu_s'] / b['cpu_s'] if b['cpu_s'] else None, goal=CLI_GOAL,
+                        rss_growth=a['peak_rss_kb'] / max(out['parse half']['peak_rss_kb'], 1))
     return out
 
 # %% report
@@ -287,8 +298,16 @@ def report(rows, scale_rows=None, mem=None, cli=None, file=sys.stdout, imp=None)
     if mem:
         p(f"\n== memory (bytes, mean over 2000 URLs): URI {mem['uri_tuple']:.0f} (with strings {mem['uri_deep']:.0f}); "
           f"SplitResult {mem['splitresult_tuple']:.0f} (with strings {mem['splitresult_deep']:.0f})")
-    if cli: p("\n== uri1630 canon -: " + '; '.join(f"{k}: {v['lines']} lines {v['wall_s']:.2f} s wall, peak RSS {v['peak_rss_kb'] / 1024:.1f} MB" for k, v in cli.items()))
-    elif cli is None: p("\n== uri1630 canon -: the CLI has no 'canon' subcommand yet")
+    if cli:
+        p("\n== streaming CLI (CPU seconds inside main, peak RSS)")
+        for k, v in cli.items():
+            if k != 'ratio': p(f"  uri1630 {v['cmd']} - {v['lines']:>8,} lines  {v['cpu_s']:6.2f} s  {v['peak_rss_kb'] / 1024:6.1f} MB  (exit {v['rc']})")
+        r = cli['ratio']
+        if r['parse_over_canon'] is not None:
+            p(f"  {'cli':<10} {f'parse - <= {CLI_GOAL:g}x canon - (same lines)':<45} {r['parse_over_canon']:>6.2f}x  "
+              f"{'MET' if r['parse_over_canon'] <= CLI_GOAL else 'MISSED'}")
+            p(f"  {'cli':<10} {'parse - memory: all / half the lines':<45} {r['rss_growth']:>6.2f}x  "
+              f"{'flat' if r['rss_growth'] < 1.25 else 'GROWS'}")
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
