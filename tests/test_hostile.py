@@ -146,7 +146,7 @@ def test_deadline_covers_writes():
     with S.Misbehaving(lambda c, rec: time.sleep(8)) as m:
         t = time.monotonic()
         _raises(RetrievalError, lambda: retrieve(_url(m, "gopher", "0" + "a" * (16 << 20)), timeout=10, total_timeout=1.5), "total")
-        assert time.monotonic() - t < 1.5 + 2.0
+        assert time.monotonic() - t < 1.5 + 5.0     # the server would hold the write for 8 s; wide margin for a loaded machine
 
 @pytest.mark.parametrize("bad, exc", [(math.inf, ValueError), (math.nan, ValueError), (0, ValueError), (-1, ValueError),
                                       (True, TypeError), ("5", TypeError), (1e300, ValueError)])

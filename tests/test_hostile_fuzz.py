@@ -72,7 +72,7 @@ def _check(call):
         took = time.monotonic() - t
         peak = tracemalloc.get_traced_memory()[1]; tracemalloc.stop()
     assert out is None or isinstance(out, (bytes, tuple)), type(out)
-    assert took < DEADLINE + 1.0, took
+    assert took < DEADLINE + 3.0, took         # bounded by the deadline (a wide margin for a loaded machine)
     assert peak < 4 * MAX_BYTES, peak
     return out
 
