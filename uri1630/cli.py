@@ -7,7 +7,7 @@ __all__ = ['BLOCK', 'OK', 'NO', 'BAD', 'EXIT_STATUS', 'GENERIC_FIELDS', 'RENAMED
            'other_grammars', 'demo', 'main']
 
 # %% ../nbs/30_cli.ipynb #b5a824dd
-import argparse, contextlib, dataclasses, io, json, os, stat, sys
+import argparse, contextlib, dataclasses, io, json, os, re, stat, sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO
 from .errors import URIError
 from .syntax import parse
@@ -16,6 +16,7 @@ import uri1630.url_grammar   # registers the grammars "rfc1630" and "rfc1738" fo
 from .encoding import LEVELS, canonical, compare, equivalent, to_level
 from .context import extract, extract_stream
 from .retrieve import retrieve, RetrievalError, DEFAULT_TOTAL_TIMEOUT
+from .schemes import parse_url
 
 # %% ../nbs/30_cli.ipynb #d76832b6
 BLOCK = 8192   # lines per write when streaming from a file; one line per write when the input is a pipe or terminal
@@ -32,12 +33,14 @@ EXIT_STATUS = {0: "yes / ok: every URI valid (`check`), equivalent (`compare`), 
 
 class _BadInput(ValueError): "Input that is not text in the chosen `--encoding`"
 
+_SMUGGLED = re.compile('[\udc80-\udcff]')   # how Python's surrogateescape carries a byte that was not text
+
 def _text(item:str, encoding:str) -> str:
     "`item`, unless it holds bytes that were not text in `encoding` (smuggled in as lone surrogates): then `_BadInput`"
-    for i, ch in enumerate(item):
-        if '\udc80' <= ch <= '\udcff':
-            raise _BadInput(f"byte 0x{ord(ch) - 0xDC00:02X} at position {i} is not {encoding}; "
-                            f"if the input is ISO Latin-1, use --encoding latin-1")
+    if item.isascii(): return item                 # the common case, at C speed
+    m = _SMUGGLED.search(item)
+    if m: raise _BadInput(f"byte 0x{ord(m.group()) - 0xDC00:02X} at position {m.start()} is not {encoding}; "
+                          f"if the input is ISO Latin-1, use --encoding latin-1")
     return item
 
 def _lines(stream:TextIO) -> Iterator[str]:
@@ -116,22 +119,28 @@ SCHEME_FIELDS = {
     'attributes': "prospero: the attributes", 'content_id': "cid: the content id"}
 _SKIP = {'text', 'scheme', 'fragment'}   # a scheme object's copies of the input and of generic parts
 
+_JSON = json.JSONEncoder(ensure_ascii=False).encode   # one encoder for every line (`json.dumps` with options builds one a call)
+_KEYS: dict[type, tuple[tuple[str, str], ...]] = {}   # scheme class -> its (field, key) pairs (one entry per class)
+
+def _scheme_keys(cls:type) -> tuple[tuple[str, str], ...]:
+    "The (field name, `parse --json` key) pairs of a scheme class, read once per class"
+    k = _KEYS.get(cls)
+    if k is None: k = _KEYS[cls] = tuple((f.name, RENAMED.get(f.name, f.name)) for f in dataclasses.fields(cls) if f.name not in _SKIP)
+    return k
+
 def parts(uri:str) -> dict[str, Any]:
     "The generic parts of `uri` and, where its scheme is known, the scheme's parts, as one flat dict with the keys of `GENERIC_FIELDS` and `SCHEME_FIELDS`"
-    d: dict[str, Any] = dict(parse(uri)._asdict())
-    try: from uri1630.schemes import parse_url
-    except ImportError: return d
+    d: dict[str, Any] = parse(uri)._asdict()
     s = parse_url(uri)
     d['kind'] = type(s).__name__
-    for f in dataclasses.fields(s):
-        if f.name not in _SKIP: d[RENAMED.get(f.name, f.name)] = _value(getattr(s, f.name))
+    for name, key in _scheme_keys(type(s)): d[key] = _value(getattr(s, name))
     return d
 
 # %% ../nbs/30_cli.ipynb #76f4c94a
 def _cmd_parse(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
     items, streaming = _inputs(a.uri, stdin)
     if streaming or a.json:
-        dump = lambda u: json.dumps(parts(u), ensure_ascii=False)
+        dump = lambda u: _JSON(parts(u))
         return BAD if _stream(dump, items, out, err, a.cmd, a.encoding, streaming and _line_mode(stdin, out), 'line' if streaming else 'argument') else OK
     bad = 0
     for n, u in enumerate(items, 1):
