@@ -250,8 +250,11 @@ CLI_LINES = 300_000     # the corpus, repeated to this many lines
 
 def _cli_run(cmd, text):
     "(seconds inside `main`, peak RSS in KB, exit status) of `uri1630 CMD -` reading `text` on stdin, in a fresh interpreter"
-    code = (f"import resource,sys,time; from uri1630.cli import main; t=time.process_time(); rc=main([{cmd!r},'-']);"
-            "print(time.process_time()-t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+    # peak RSS from /proc (VmHWM starts afresh at exec; ru_maxrss would carry the forking parent's peak)
+    code = (f"import resource,sys,time; from uri1630.cli import main; t=time.process_time(); rc=main([{cmd!r},'-']); c=time.process_time()-t\n"
+            "try: kb=int(next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:')))\n"
+            "except (OSError, StopIteration): kb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+            "print(c, kb, file=sys.stderr)")
     p = subprocess.run([sys.executable, '-c', code], input=text, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try: inner, rss = p.stderr.strip().splitlines()[-1].split()
     except (ValueError, IndexError): inner, rss = 'nan', '0'
