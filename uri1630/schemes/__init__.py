@@ -74,14 +74,8 @@ class Source(NamedTuple):
 
 # %% ../../nbs/09_specific_schemes.ipynb #0713fb5d
 # RFC 1630/1738: escape  % hex hex — checked wherever a production allows it
-def _check(self:Source,
-           i:int,               # start index in `text`
-           j:int,               # end index in `text`
-           allowed:str,         # the characters the production allows unencoded
-           rule:str,            # the production's name, for the error
-           escapes:bool=True,   # whether the production allows `%XX` escapes
-          ) -> str:
-    "Check that `text[i:j]` holds only characters of `allowed` and (if `escapes`) `%XX` escapes; return that raw text"
+def _check(self:Source, i:int, j:int, allowed:str, rule:str, escapes:bool=True) -> str:
+    "`Source.check` (its parameters are documented there): the characters of `allowed` and (if `escapes`) `%XX` escapes only"
     t = self.text
     k = _run_re(allowed, escapes).match(t, i, j).end()   # type: ignore[union-attr]  # a `*` run always matches, if only the void string
     if k < j:
