@@ -10,7 +10,7 @@ Parameters are classified by signature:
 - *option*: a `str` parameter with a `str` default (an encoding, a grammar name, a level, a spec …): the default,
   the values in `OPTION_VALUES`, or arbitrary text; for an unknown value a `ValueError` with a message is allowed
   (never `UnicodeError`, `LookupError`, `KeyError`).
-- everything else: bools, ints, lists of text; a function with a required parameter of another type is not called.
+- everything else: bools, ints (`Optional[int]` too), lists of text; a function with a required parameter of another type is not called.
 """
 import importlib, inspect, pkgutil, typing, collections.abc as cabc
 import uri1630
@@ -88,7 +88,7 @@ def _classify(fn):
             out.append(Param(p.name, 'text', d))
         elif _is_str(ann) or isinstance(d, str): out.append(Param(p.name, 'option', d))
         elif ann is bool or isinstance(d, bool): out.append(Param(p.name, 'bool', d))
-        elif ann is int or (isinstance(d, int) and not isinstance(d, bool)): out.append(Param(p.name, 'int', d))
+        elif ann in (int, typing.Optional[int]) or (isinstance(d, int) and not isinstance(d, bool)): out.append(Param(p.name, 'int', d))
         elif _is_str_list(ann): out.append(Param(p.name, 'textlist', d))
         elif not req: out.append(Param(p.name, 'default', d))
         else: return None   # a required parameter we cannot synthesise

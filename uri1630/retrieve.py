@@ -10,27 +10,27 @@ __all__ = ['DEFAULT_TOTAL_TIMEOUT', 'DEFAULT_MAX_BYTES', 'ANONYMOUS_EMAIL', 'NO_
 import math, re, socket, time, warnings
 from importlib import import_module
 from types import MappingProxyType
-from typing import NamedTuple, Optional, Callable, Iterator, NoReturn
+from typing import Any, NamedTuple, Optional, Callable, Iterator, NoReturn, cast
 from .errors import URIError, _need_str
-from .schemes import parse_url, split_url, Source, SCHEME_ENTRIES, _register
+from .schemes import parse_url, split_url, SchemeURL, Source, SCHEME_ENTRIES, _register
 
 # %% ../nbs/32_retrieval.ipynb #310b1a0e
 class RetrievalError(URIError):
     "A retrieval failed: `URIError` plus the server's `status` code and the protocol `command` that failed"
     def __init__(self,
                  message:str,        # what went wrong, in words
-                 text:str=None,      # the URL being retrieved
-                 position:int=None,  # unused (always `None`): the URL itself was well formed
-                 rule:str=None,      # the scheme whose access algorithm failed ("http", "ftp", "gopher", "file")
-                 status:int=None,    # the server's reply code (HTTP status, FTP reply code), if any
-                 command:str=None):  # the protocol command that failed (e.g. "RETR motd"), if any
+                 text:Optional[str]=None,      # the URL being retrieved
+                 position:Optional[int]=None,  # unused (always `None`): the URL itself was well formed
+                 rule:Optional[str]=None,      # the scheme whose access algorithm failed ("http", "ftp", "gopher", "file")
+                 status:Optional[int]=None,    # the server's reply code (HTTP status, FTP reply code), if any
+                 command:Optional[str]=None):  # the protocol command that failed (e.g. "RETR motd"), if any
         self.status, self.command = status, command
         super().__init__(message, _mask_password(text), position, rule)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., 'RetrievalError'], tuple[object, ...]]:
         return (_rebuild_retrieval, (type(self), self.message, self.text, self.position, self.rule, self.status, self.command))
 
-def _rebuild_retrieval(cls, *a): return cls(*a)
+def _rebuild_retrieval(cls:type[RetrievalError], *a:Any) -> RetrievalError: return cls(*a)
 
 _PASSWORD_RE = re.compile(r'(?i)^(<?(?:url:)?[a-z][a-z0-9+.-]*://[^/?#@:]*:)[^/?#@]*@')
 
@@ -41,7 +41,7 @@ def _mask_password(url:Optional[str]) -> Optional[str]:
 # %% ../nbs/32_retrieval.ipynb #8c0c47d4
 DEFAULT_TOTAL_TIMEOUT = 60.0    # seconds a whole retrieval may take by default: connect, every write, every read
 
-def _seconds(v, name:str) -> float:
+def _seconds(v:object, name:str) -> float:
     "`v` as a finite, positive number of seconds; `TypeError`/`ValueError` (before anything is sent) if it is not one"
     if isinstance(v, bool) or not isinstance(v, (int, float)): raise TypeError(f"{name} must be a number of seconds, not {type(v).__name__}")
     if not (math.isfinite(v) and 0 < v <= 10**7): raise ValueError(f"{name} must be a finite, positive number of seconds (at most 10**7), not {v!r}")
@@ -68,7 +68,7 @@ class Deadline:
         if self.passed(): return f"the retrieval took longer than its total deadline of {self.total:g}s (total_timeout) while {doing}"
         return f"timed out after {self.timeout:g}s {doing}"
 
-    def __repr__(self): return f"Deadline(total={self.total:g}, timeout={self.timeout:g}, left={self.end - time.monotonic():.2f})"
+    def __repr__(self) -> str: return f"Deadline(total={self.total:g}, timeout={self.timeout:g}, left={self.end - time.monotonic():.2f})"
 
 # %% ../nbs/32_retrieval.ipynb #c0aa0001
 def _hostname(host:str, url:str) -> str:
@@ -87,7 +87,7 @@ class _Conn:
                  max_bytes:int,       # the most octets read from this connection
                  url:str,             # the URL being retrieved (for errors; its password is never shown)
                  rule:str,            # the scheme, for errors
-                 trace:Optional[Callable]=None): # called as trace(direction, line) for each line sent and received
+                 trace:Optional[Callable[[str, str], object]]=None): # called as trace(direction, line) for each line sent and received
         self.url, self.rule, self.max_bytes, self.trace, self.n, self.deadline = url, rule, max_bytes, trace, 0, deadline
         self.buf, self.pos = bytearray(), 0      # received, not yet consumed: buf[pos:]
         if not (isinstance(port, int) and 0 <= port <= 65535): raise URIError(f"port {str(port)[:20]} is not in 0-65535", _mask_password(url), None, 'port')
@@ -169,14 +169,14 @@ class _Conn:
     @property
     def peer_host(self) -> str:
         "The address this connection reached (where a second connection to the same host must go)"
-        return self.sock.getpeername()[0]
+        return cast(str, self.sock.getpeername()[0])   # typeshed: Any (the address's form depends on the family)
 
     def close(self) -> None:
         "Close the socket"
         try: self.sock.close()
         except OSError: pass
-    def __enter__(self): return self
-    def __exit__(self, *a): self.close()
+    def __enter__(self) -> '_Conn': return self
+    def __exit__(self, *a:object) -> None: self.close()
 
 # %% ../nbs/32_retrieval.ipynb #c0aa0002
 def _number(c:_Conn, digits:bytes, base:int, what:str, command:str, status:Optional[int]=None) -> int:
@@ -197,14 +197,16 @@ class RetrievalOptions(NamedTuple):
     redirects: int           # how many HTTP redirects may still be followed
     password: Optional[str]  # the FTP password for a URL that gives a user name but no password
     ftp_type: Optional[str]  # the TYPE sent for an FTP URL without a type code (the client's guess)
-    trace: Optional[Callable]# called as trace(direction, line) for each line sent ('>') and received ('<')
+    trace: Optional[Callable[[str, str], object]] # called as trace(direction, line) for each line sent ('>') and received ('<')
     rfc: str = "1738"        # whose reading `parse_url` follows where RFC 1630 and RFC 1738 disagree
-    proxy: Optional[tuple] = None  # (host, port) of an HTTP gateway to send every non-file URL to, or None
+    proxy: Optional[tuple[str, int]] = None  # (host, port) of an HTTP gateway to send every non-file URL to, or None
     deadline: Optional[Deadline] = None # when the whole retrieval must be done (connect, every write, every read)
     allow_ask: bool = False  # whether a gopher+ ASK block (RFC 1738 §3.4.9: lines of form values) may be sent
 
-    def conn(self, host, port, rule): return _Conn(host, port, self.deadline, self.max_bytes, self.url, rule, self.trace)
-    def fail(self, message, rule, status=None, command=None):
+    def conn(self, host:str, port:int, rule:str) -> _Conn:
+        assert self.deadline is not None    # `_options` always starts one
+        return _Conn(host, port, self.deadline, self.max_bytes, self.url, rule, self.trace)
+    def fail(self, message:str, rule:str, status:Optional[int]=None, command:Optional[str]=None) -> NoReturn:
         raise RetrievalError(message, self.url, None, rule, status, command)
 
 # %% ../nbs/32_retrieval.ipynb #80ab8f84
@@ -223,7 +225,7 @@ NO_RETRIEVAL = MappingProxyType({   # scheme -> why `retrieve` does not fetch it
     'whois': "is \"a subject for further study\" (RFC 1630, \"Schemes for Further Study\")",
 })
 
-def _no_retrieval(u, o:RetrievalOptions):
+def _no_retrieval(u:SchemeURL, o:RetrievalOptions) -> NoReturn:
     why = NO_RETRIEVAL.get(u.scheme, "has no access algorithm here: \"Any submission of a new URI scheme must include a definition of an algorithm for the retrieval of any object within that scheme\" (RFC 1630, \"Registration of naming schemes\")")
     o.fail(f"RFC 1630 defines no retrieval for {u.scheme}: here: a {u.scheme}: URL {why}", u.scheme)
 
@@ -235,47 +237,50 @@ def _port_position(src:Source) -> int:
     at = t.rfind('@', i, j)
     return t.find(':', at + 1 if at >= 0 else i, j) + 1
 
-def _retrieve(url, o:RetrievalOptions) -> bytes:
+def _retrieve(url:str, o:RetrievalOptions) -> bytes:
     "Parse `url` and run the access algorithm of its scheme's entry (`SCHEME_ENTRIES[scheme].retrieval`)"
     u = parse_url(url, o.rfc)
     port = getattr(u, 'port', None)
     if port is not None and not 0 <= port <= 65535:     # RFC 793: a TCP port is 16 bits
         raise URIError(f"port {str(port)[:20]} is not a TCP port (0-65535)", _mask_password(url), _port_position(split_url(url, o.rfc)), 'port')
-    if o.proxy and u.scheme != 'file': return import_module('uri1630.schemes.http')._retrieve_via_gateway(u, o)
+    if o.proxy and u.scheme != 'file':
+        gateway: Callable[[SchemeURL, RetrievalOptions], bytes] = import_module('uri1630.schemes.http')._retrieve_via_gateway
+        return gateway(u, o)
     entry = SCHEME_ENTRIES.get(u.scheme)
     return ((entry and entry.retrieval) or _no_retrieval)(u, o)
 
 # %% ../nbs/32_retrieval.ipynb #c1c4e8e3
 FTP_TYPES = ('a', 'i', 'd')    # RFC 1738 §3.2.2: "<typecode> is one of the characters "a", "i", or "d""
 
-def _ascii_arg(v, name:str) -> str:
+def _ascii_arg(v:object, name:str) -> str:
     "An argument sent on a protocol line: printable ASCII only (RFC 959: a `<string>` of ASCII characters)"
-    _need_str(v, name)
+    v = _need_str(v, name)
     bad = next((i for i, ch in enumerate(v) if not ' ' <= ch <= '~'), None)
     if bad is not None: raise URIError(f"{name} must be printable ASCII: its character {bad} is not (it would be sent on an FTP command line)", None, None, name)
     return v
 
-def _count(v, name:str) -> int:
+def _count(v:object, name:str) -> int:
     "The option `name`: a non-negative int (not a bool), else `ValueError`"
     if isinstance(v, bool) or not (isinstance(v, int) and v >= 0): raise ValueError(f"{name} must be a non-negative int")
     return v
 
-def _ftp_type(v) -> Optional[str]:
+def _ftp_type(v:object) -> Optional[str]:
     "The `ftp_type` option, lower-cased: one of `FTP_TYPES`, or `None` (send no TYPE)"
     if v is None: return None
     if not isinstance(v, str): raise TypeError(f"ftp_type must be one of {FTP_TYPES} or None, not {type(v).__name__}")
     if v.lower() not in FTP_TYPES: raise ValueError(f"ftp_type must be one of {FTP_TYPES} or None, not {v[:20]!r}")
     return v.lower()
 
-def _gateway(proxy) -> Optional[tuple]:
+def _gateway(proxy:object) -> Optional[tuple[str, int]]:
     "The `proxy` option, `'host:port'`, as `(host, port)`; `None` for none"
     if proxy is None: return None
-    _need_str(proxy, 'proxy'); h, _, p = proxy.rpartition(':')
+    proxy = _need_str(proxy, 'proxy'); h, _, p = proxy.rpartition(':')
     if not h or not (p.isascii() and p.isdigit() and len(p) <= 5 and int(p) <= 65535): raise ValueError(f"proxy must be 'host:port' with a port in 0-65535, not {proxy[:80]!r}")
     return (h, int(p))
 
-def _options(url, timeout=10.0, max_bytes=DEFAULT_MAX_BYTES, email=ANONYMOUS_EMAIL, redirects=0, password=None,
-             ftp_type='i', trace=None, rfc="1738", proxy=None, total_timeout=None, allow_ask=False) -> RetrievalOptions:
+def _options(url:str, timeout:float=10.0, max_bytes:int=DEFAULT_MAX_BYTES, email:str=ANONYMOUS_EMAIL, redirects:int=0, password:Optional[str]=None,
+             ftp_type:Optional[str]='i', trace:Optional[Callable[[str, str], object]]=None, rfc:str="1738", proxy:Optional[str]=None,
+             total_timeout:Optional[float]=None, allow_ask:bool=False) -> RetrievalOptions:
     "Check every option of a retrieval (before anything is sent) and bundle them, the deadline started"
     _need_str(url, 'url'); _ascii_arg(email, 'email')
     deadline = Deadline(DEFAULT_TOTAL_TIMEOUT if total_timeout is None else total_timeout, timeout)
@@ -293,11 +298,11 @@ def retrieve(url:str,                        # an http, ftp, gopher or file URL
              max_bytes:int=DEFAULT_MAX_BYTES,# the most octets read from any one connection (or file)
              email:str=ANONYMOUS_EMAIL,      # the password of anonymous FTP: "the user's Internet-style mail address"
              redirects:int=0,                # how many HTTP redirects to follow (none unless asked)
-             password:str=None,              # FTP: the password for a URL with a user name but no password
-             ftp_type:str='i',               # FTP: the TYPE for a URL without `;type=` ('a', 'i', 'd'; RFC 1738: "the client must guess"); None sends none
-             trace:Callable=None,            # called as `trace(direction, line)` for each protocol line sent ('>') or received ('<')
+             password:Optional[str]=None,    # FTP: the password for a URL with a user name but no password
+             ftp_type:Optional[str]='i',     # FTP: the TYPE for a URL without `;type=` ('a', 'i', 'd'; RFC 1738: "the client must guess"); None sends none
+             trace:Optional[Callable[[str, str], object]]=None, # called as `trace(direction, line)` for each protocol line sent ('>') or received ('<')
              rfc:str="1738",                 # "1738" or "1630": whose reading of the URL to follow where the RFCs disagree
-             proxy:str=None,                 # "host:port" of an HTTP gateway ("proxy") that gets every URL but file: ones
+             proxy:Optional[str]=None,       # "host:port" of an HTTP gateway ("proxy") that gets every URL but file: ones
              total_timeout:float=DEFAULT_TOTAL_TIMEOUT, # seconds for the whole retrieval: connect, every write, every read
              allow_ask:bool=False,           # gopher+: allow sending a URL's ASK block (form values, RFC 1738 §3.4.9) to its server
             ) -> bytes:
@@ -306,7 +311,7 @@ def retrieve(url:str,                        # an http, ftp, gopher or file URL
 
 # %% ../nbs/32_retrieval.ipynb #84ba2ccf
 def register_retrieval(name:str,                   # the scheme name (any case)
-                       fn:Callable,                # fn(url_object, options:RetrievalOptions) -> bytes
+                       fn:Callable[[Any, RetrievalOptions], bytes], # fn(url_object, options) -> bytes (Any: each algorithm takes its own scheme's URL class)
                        replace:bool=False,         # allow replacing a scheme's algorithm
                       ) -> None:
     "Make `retrieve` dereference URLs of scheme `name` with `fn`: the `retrieval` slot of its `SchemeEntry`"
@@ -319,7 +324,7 @@ _MOVED = {n: m for m, names in {
     'gopher': 'undot MenuItem parse_menu gopher_exchange iter_menu retrieve_menu _menu_item _menu_items _gopher_plus_body _gopher_request _retrieve_gopher',
     'file': '_retrieve_file'}.items() for n in names.split()}
 
-def __getattr__(name:str):
+def __getattr__(name:str) -> Any:   # Any: whichever moved name is asked for
     "A name that moved to its scheme's module: found there, with a `DeprecationWarning` (for one release)"
     mod = _MOVED.get(name)
     if mod is None: raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

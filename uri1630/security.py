@@ -9,7 +9,7 @@ __all__ = ['Risk', 'risks']
 import re
 from typing import NamedTuple, Tuple, Callable, Optional, AbstractSet
 from .errors import URIError, _need_str
-from .schemes import DEFAULT_PORTS, SCHEME_ENTRIES, split_url, parse_url
+from .schemes import DEFAULT_PORTS, SCHEME_ENTRIES, SchemeURL, Source, split_url, parse_url
 
 # %% ../nbs/25_security.ipynb #a94c9d70
 # RFC 1738 §6: one hazard found in a URL
@@ -21,7 +21,7 @@ class Risk(NamedTuple):
 
 # %% ../nbs/25_security.ipynb #88859886
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>; the login ends at "/" (http's, says its slice, also at "?")
-def _login(src, stops:str='/'):
+def _login(src:Source, stops:str='/') -> Optional[tuple[int, int, int]]:
     "`(start, at, end)` of the `//` login of `src` (`at` is -1 without '@'), or `None`"
     t, i = src.text, src.start
     if not t.startswith('//', i, src.end): return None
@@ -31,7 +31,7 @@ def _login(src, stops:str='/'):
 
 # %% ../nbs/25_security.ipynb #3615bea2
 # RFC 1738 §6: "a port number other than the default for the protocol, especially when it is a number within the reserved space"
-def _port_risks(src, url, login):
+def _port_risks(src:Source, url:SchemeURL, login:Optional[tuple[int, int, int]]) -> Tuple[Risk, ...]:
     port = getattr(url, 'port', None)
     if port is None or login is None or port == DEFAULT_PORTS.get(src.scheme): return ()
     i, at, j = login
@@ -51,7 +51,7 @@ _CONTROL_RE = re.compile('%(?:[01][0-9A-Fa-f]|7[Ff])')   # the escape of an octe
 _NAMES = {0: 'NUL', 9: 'TAB', 10: 'LF', 13: 'CR', 0x7f: 'DEL'}
 
 # %% ../nbs/25_security.ipynb #e3664eec
-def _control_risks(src, syntax:AbstractSet[int]=frozenset()):
+def _control_risks(src:Source, syntax:AbstractSet[int]=frozenset()) -> Tuple[Risk, ...]:
     "Every `%XX` of a control octet in `src`'s scheme-specific part and fragment, bar those at `syntax` (the scheme's own, e.g. gopher's `%09`)"
     t, out = src.text, []
     for m in _CONTROL_RE.finditer(t, src.start, len(t) - (t.endswith('>') and t.startswith('<'))):
@@ -64,15 +64,15 @@ def _control_risks(src, syntax:AbstractSet[int]=frozenset()):
 
 # %% ../nbs/25_security.ipynb #62931dbe
 # RFC 1738 §6: "The use of URLs containing passwords that should be secret is clearly unwise"
-def _password_risks(src, url, login):
+def _password_risks(src:Source, url:SchemeURL, login:Optional[tuple[int, int, int]]) -> Tuple[Risk, ...]:
     if not getattr(url, 'password', None) or login is None: return ()
     i, at, _ = login
     return (Risk('password', src.text.find(':', i, at) + 1, "the URL contains a password: anyone who sees the URL "
                  "(logs, history, referrers, printed pages) learns it"),)
 
 # %% ../nbs/25_security.ipynb #1bf6b5da
-def _common(src,                                # what `split_url` read
-            url,                                # what `parse_url` made of it
+def _common(src:Source,                         # what `split_url` read
+            url:SchemeURL,                      # what `parse_url` made of it
             stops:str='/',                      # the characters that end the `//` login (the scheme's)
             syntax:AbstractSet[int]=frozenset(),# positions of escapes that are the scheme's own syntax, not data
            ) -> Tuple[Risk, ...]:
@@ -87,6 +87,6 @@ def risks(url:str,         # a URL, optionally `url:`-prefixed or written `<URL:
     _need_str(url, 'url')
     src, parsed = split_url(url, rfc), parse_url(url, rfc)
     entry = SCHEME_ENTRIES.get(src.scheme)
-    own: Optional[Callable] = entry.risks if entry is not None else None     # the scheme's slice: (src, url, common) -> risks
+    own: Optional[Callable[[Source, SchemeURL, Callable[..., Tuple[Risk, ...]]], Tuple[Risk, ...]]] = entry.risks if entry is not None else None     # the scheme's slice: (src, url, common) -> risks
     found = own(src, parsed, _common) if own is not None else _common(src, parsed)
     return tuple(sorted(found, key=lambda r: (r.position, r.kind)))

@@ -11,7 +11,6 @@ import re, threading
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from importlib import import_module
-from types import ModuleType
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar
 from ..errors import URIError, URISyntaxError, _need_str
@@ -244,10 +243,8 @@ def register_scheme(name:str,                               # the scheme name (a
 # %% ../../nbs/09_specific_schemes.ipynb #3994d405
 # A scheme's access algorithm (its `retrieval` slot) lives in its own module; the transport under it
 # (connections, deadlines, limits, `RetrievalError`, the dispatcher) is `uri1630.retrieve`, which imports
-# no scheme module. A slice reaches the transport through `_transport()`: parsing never loads a socket.
-def _transport() -> ModuleType:
-    "The transport module `uri1630.retrieve`, imported on the first retrieval"
-    return import_module("uri1630.retrieve")
+# no scheme module. A slice imports the transport's names inside the functions that use them
+# (`from uri1630.retrieve import _options`): parsing never loads a socket, and type checkers see every name.
 
 # %% ../../nbs/09_specific_schemes.ipynb #5429352f
 # RFC 1630: url  httpaddress | ftpaddress | newsaddress | … ; RFC 1738 §5: url = httpurl | ftpurl | … | otherurl

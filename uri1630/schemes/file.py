@@ -10,7 +10,8 @@ import os, re
 from functools import lru_cache
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Any, Optional, Tuple
+if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, URIEncodingError, _need_str
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from ..encoding import unescape
@@ -32,6 +33,11 @@ class FileURL(SchemeURL):
         "The decoded directory levels and name: the path split at each `/` before decoding"
         return tuple(unescape(s) for s in self.path[1:].split('/'))
 
+    if TYPE_CHECKING:           # for type checkers: the property and method defined below (`_is_local`, `_to_local_path`)
+        @property
+        def is_local(self) -> bool: ...
+        def to_local_path(self, style:Optional[str]=None, encoding:str="utf-8") -> str: ...
+
 # %% ../../nbs/18_file.ipynb #68e8d911
 # RFC 1738 §5: fileurl = "file://" [ host | "localhost" ] "/" fpath
 def _parse_file(src:Source) -> FileURL:
@@ -49,7 +55,7 @@ register_scheme("file", _parse_file)
 # %% ../../nbs/18_file.ipynb #feef94b8
 # The fast path (see nbs/09): fileurl = "file://" [ host | "localhost" ] "/" fpath, in one match
 @lru_cache(maxsize=1)
-def _file_re() -> re.Pattern: return re.compile(f"//({_HOST_RE})?(/{_run(FILE_CHARS['1738'])}){_FRAGMENT_RE}")
+def _file_re() -> re.Pattern[str]: return re.compile(f"//({_HOST_RE})?(/{_run(FILE_CHARS['1738'])}){_FRAGMENT_RE}")
 
 def _fast_file(text:str, scheme:str, start:int) -> Optional[FileURL]:
     "The `FileURL` of a well-formed RFC 1738 file URL, or `None` (then `_parse_file` reads it)"
@@ -64,7 +70,7 @@ def _is_local(self:FileURL) -> bool:
     "`True` for a void host or `localhost`: the file is on whatever machine interprets the URL"
     return self.host == '' or self.host.lower() == 'localhost'
 
-FileURL.is_local = property(_is_local)
+setattr(FileURL, 'is_local', property(_is_local))   # as `FileURL.is_local = property(_is_local)`; the class declares it for type checkers
 
 # %% ../../nbs/18_file.ipynb #a745cf77
 # RFC 1630 "file": the client converts the file URL into a file name in the local file name conventions
@@ -98,7 +104,7 @@ def _to_local_path(self:FileURL,
     t = self.text; pos = t.find('//') + 2 + len(self.host) + 1            # the first level, after the path's "/"
     return _join_levels(_local_levels(t, pos, self.path[1:].split('/'), style, encoding), style)
 
-def _local_levels(t:str, pos:int, raws:list, style:str, encoding:str) -> list:
+def _local_levels(t:str, pos:int, raws:list[str], style:str, encoding:str) -> list[str]:
     "The decoded levels (`raws` as written, the first at index `pos` of `t`), each one file name of `style`"
     segs = []
     for raw in raws:
@@ -110,7 +116,7 @@ def _local_levels(t:str, pos:int, raws:list, style:str, encoding:str) -> list:
         segs.append(s); pos += len(raw) + 1
     return segs
 
-def _join_levels(segs:list, style:str) -> str:
+def _join_levels(segs:list[str], style:str) -> str:
     "The file name of the levels `segs` in the conventions of `style`"
     if style == "posix": return "/" + "/".join(segs)
     if style == "windows":
@@ -118,16 +124,15 @@ def _join_levels(segs:list, style:str) -> str:
         return "\\" + "\\".join(segs)
     return (f"{segs[0]}:[{'.'.join(segs[1:-1])}]{segs[-1]}" if len(segs) > 1 else segs[0]).upper()
 
-FileURL.to_local_path = _to_local_path
+setattr(FileURL, 'to_local_path', _to_local_path)   # as `FileURL.to_local_path = _to_local_path`; the class declares it for type checkers
 
 # %% ../../nbs/18_file.ipynb #b1a7c44a
 import stat
 from typing import TYPE_CHECKING
-from . import _transport
 if TYPE_CHECKING: from uri1630.retrieve import RetrievalOptions
 
 # %% ../../nbs/18_file.ipynb #96032c7f
-def _retrieve_file(u, o:'RetrievalOptions') -> bytes:
+def _retrieve_file(u:FileURL, o:'RetrievalOptions') -> bytes:
     "RFC 1630 \"file\": read the local file of a void or `localhost` host; any other host is an error"
     if not u.is_local:
         o.fail(f"file: URL for host {u.host!r}: only a void host or 'localhost' names this machine's file system", 'file')
@@ -155,11 +160,11 @@ def _read_regular(path:str, o:'RetrievalOptions') -> bytes:
 _register("file", "retrieval", _retrieve_file, False, "register_retrieval")
 
 # %% ../../nbs/18_file.ipynb #e13881f0
-def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "`fileaddress`, which RFC 1630's BNF lacks (the repair `o['file_scheme']` adds it to `url`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     P['fileaddress'] = G.Rule('fileaddress', G.Seq(G.Lit('file://'), G.Opt(P['host']), G.Lit('/'), P['path']))
 
 # %% ../../nbs/18_file.ipynb #55de59a3
-def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `fileurl` (its `fpath` is ftp's) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     S['file'] = G.Rule('fileurl', G.Seq(G.Lit('file://'), G.Opt(G.Alt(P['host'], G.Lit('localhost'))), G.Lit('/'), P['fpath']))

@@ -110,15 +110,15 @@ setattr(FtpURL, 'commands', _commands)   # as `FtpURL.commands = _commands`; the
 
 # %% ../../nbs/11_ftp.ipynb #32110bbe
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence, TypedDict
 from ..errors import _need_str
-from . import _transport, _register
+from . import _register
 if TYPE_CHECKING: from uri1630.retrieve import _Conn, RetrievalOptions
 
 # %% ../../nbs/11_ftp.ipynb #9bb5bda5
 _REPLY_RE = re.compile(rb'(\d{3})([ -])')
 
-def _ftp_reply(c:'_Conn', command:str):
+def _ftp_reply(c:'_Conn', command:str) -> tuple[int, str]:
     "One FTP reply (multi-line replies read to their last line): `(code, text)`"
     what = f"the reply to {command}"
     line = c.readline(what)
@@ -168,12 +168,13 @@ def _ftp_transfer(c:'_Conn', command:str, o:'RetrievalOptions') -> bytes:
 # %% ../../nbs/11_ftp.ipynb #faa08f07
 def ftp_session(host:str,          # the FTP server's host
                 port:int,          # its port (21 by default)
-                commands,          # the command lines to send, in order (`USER …`, `PASS …`, `CWD …`, `TYPE …`, `RETR …`)
+                commands:Sequence[str], # the command lines to send, in order (`USER …`, `PASS …`, `CWD …`, `TYPE …`, `RETR …`)
                 o:Optional['RetrievalOptions']=None,      # the options of a `retrieve` call (internal)
-                **kw,              # else: `timeout`, `max_bytes`, `trace`, `total_timeout`, as for `retrieve`
+                **kw:Any,          # else: `timeout`, `max_bytes`, `trace`, `total_timeout`, as for `retrieve`
                ) -> bytes:
     "Log in and run `commands` on one control connection; return the data of the transfer command"
-    o = o or _transport()._options(f"ftp://{host}:{port}/", **kw)
+    from uri1630.retrieve import RetrievalError, _options   # the transport, imported on the first retrieval
+    o = o or _options(f"ftp://{host}:{port}/", **kw)
     for cmd in commands:     # RFC 959: a command line is octets ending in CR LF; nothing in it may end it early
         _need_str(cmd, 'command')
         bad = next((i for i, ch in enumerate(cmd) if ch in '\r\n\0' or ord(ch) > 255), None)
@@ -182,20 +183,27 @@ def ftp_session(host:str,          # the FTP server's host
             raise URIError(f"an FTP command holds CR, LF, NUL or a character that is no octet, at its character {bad}: {show!r}", None, None, 'ftp')
     secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == 'PASS ' and len(cmd) > 5]
     try: return _ftp_dialogue(host, port, commands, o)
-    except _transport().RetrievalError as e:           # RFC 1738 §6: a server that echoes the password does not get it into a message
+    except RetrievalError as e:           # RFC 1738 §6: a server that echoes the password does not get it into a message
         if not any(p in e.message for p in secrets): raise
         msg = e.message
         for p in secrets: msg = msg.replace(p, '***')
-        raise _transport().RetrievalError(msg, e.text, e.position, e.rule, e.status, e.command) from None
+        raise RetrievalError(msg, e.text, e.position, e.rule, e.status, e.command) from None
 
-def _ftp_dialogue(host:str, port:int, commands, o:'RetrievalOptions') -> bytes:
+class _FtpState(TypedDict):
+    "The state of one FTP dialogue"
+    data: Optional[bytes]   # the data of the transfer command, once it ran
+    logged_in: bool         # whether the server accepted the login
+    asked: Optional[str]    # the user name the server asked a password for (reply 331), until the next command
+
+def _ftp_dialogue(host:str, port:int, commands:Sequence[str], o:'RetrievalOptions') -> bytes:
     "The FTP dialogue of `ftp_session`: greeting, login, the commands, `QUIT`"
-    st = {'data': None, 'logged_in': False, 'asked': None}     # the transfer's data; the login state
+    from uri1630.retrieve import RetrievalError   # the transport, imported on the first retrieval
+    st: _FtpState = {'data': None, 'logged_in': False, 'asked': None}     # the transfer's data; the login state
     with o.conn(host, port, 'ftp') as c:
         _ftp_greeting(c)
         for cmd in commands: _ftp_command(c, cmd, o, st)
         try: c.send(b'QUIT\r\n'); _ftp_reply(c, 'QUIT')
-        except _transport().RetrievalError: pass
+        except RetrievalError: pass
     return st['data'] if st['data'] is not None else b''
 
 def _ftp_greeting(c:'_Conn') -> None:
@@ -204,7 +212,7 @@ def _ftp_greeting(c:'_Conn') -> None:
     if code == 120: code, text = _ftp_reply(c, 'the greeting')
     if code != 220: c.fail(f"FTP server refused the connection: {code} {text}", code, 'connect')
 
-def _ftp_command(c:'_Conn', cmd:str, o:'RetrievalOptions', st:dict) -> None:
+def _ftp_command(c:'_Conn', cmd:str, o:'RetrievalOptions', st:_FtpState) -> None:
     "Send one command of the plan and read its reply; `st` holds the login state and the data of the transfer"
     verb = cmd.split(' ', 1)[0].upper()
     if verb == 'PASS' and st['logged_in']: return
@@ -220,10 +228,12 @@ def _ftp_command(c:'_Conn', cmd:str, o:'RetrievalOptions', st:dict) -> None:
     if code // 100 != 2: c.fail(f"FTP server refused {show!r}: {code} {text}", code, show)
 
 # %% ../../nbs/11_ftp.ipynb #ecd208e1
-def _retrieve_ftp(u, o:'RetrievalOptions') -> bytes:
+def _retrieve_ftp(u:FtpURL, o:'RetrievalOptions') -> bytes:
     "RFC 1630 \"FTP\" / RFC 1738 §3.2: log in, the CWDs, TYPE, then RETR or NLST: exactly `commands()`"
     guess = o.ftp_type if u.name else None      # an empty name without a type code lists the directory: no guess
-    return ftp_session(u.host, u.effective_port, u.commands(anonymous_password=o.email, password=o.password, default_type=guess), o)
+    port = u.effective_port
+    assert port is not None                     # ftp has a default port (21)
+    return ftp_session(u.host, port, u.commands(anonymous_password=o.email, password=o.password, default_type=guess), o)
 
 _register("ftp", "retrieval", _retrieve_ftp, False, "register_retrieval")
 

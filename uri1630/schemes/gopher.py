@@ -8,7 +8,8 @@ __all__ = ['GOPHER_CHARS', 'GopherURL', 'undot', 'MenuItem', 'parse_menu', 'goph
 # %% ../../nbs/12_gopher.ipynb #c45fd050
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional
+if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from . import IPURL, Source, register_scheme, parse_login, parse_url, URL_CHARS
@@ -31,18 +32,24 @@ class GopherURL(IPURL):
         "RFC 1630's command string: the decoded selector, search and Gopher+ string, tab-separated, without CR LF"
         return '\t'.join(p for p in (self.selector, self.search, self.gopher_plus) if p is not None)
 
+    if TYPE_CHECKING:            # for type checkers: the property and method defined below (`_ask_block`, `_request`)
+        @property
+        def ask_block(self) -> Optional[int]: ...
+        def request(self) -> str: ...
+
 # %% ../../nbs/12_gopher.ipynb #3c724493
 # RFC 1738 §5: gopherurl = "gopher://" hostport [ / [ gtype [ selector [ "%09" search [ "%09" gopher+_string ]]]]]
 def _parse_gopher(src:Source) -> GopherURL:
     "Read `gopher://hostport [ / [ gtype [ selector [ %09 search [ %09 gopher+_string ]]]]]`"
     lg = parse_login(src, user=False)
     t, k, end, ok = src.text, lg.end + 1, src.end, GOPHER_CHARS[src.rfc]
-    mk = lambda *p: GopherURL(src.url, src.scheme, None, None, lg.host, lg.port, *p, src.fragment)
+    def mk(gtype:str, selector:str, search:Optional[str], gopher_plus:Optional[str]) -> GopherURL:
+        return GopherURL(src.url, src.scheme, None, None, lg.host, lg.port, gtype, selector, search, gopher_plus, src.fragment)
     if k >= end: return mk('1', '', None, None)                     # empty gopher-path: type "1", the top level
     n = 3 if t[k] == '%' else 1
     gtype = src.decode(k, min(k + n, end), ok.replace('/', ''), 'gtype')
     k += n
-    cuts = []
+    cuts: list[int] = []
     while len(cuts) < 2:
         c = t.find('%09', cuts[-1] + 3 if cuts else k, end)
         if c < 0: break
@@ -50,18 +57,18 @@ def _parse_gopher(src:Source) -> GopherURL:
     bounds = list(zip([k] + [c + 3 for c in cuts], cuts + [end]))
     names = ('selector', 'search', 'gopher+_string')
     parts = [src.decode(a, b, ok, names[x]) for x, (a, b) in enumerate(bounds)]
-    return mk(gtype, *(parts + [None] * (3 - len(parts))))
+    return mk(gtype, parts[0], *(parts[1:] + [None] * (3 - len(parts))))
 
 register_scheme("gopher", _parse_gopher)
 
 # %% ../../nbs/12_gopher.ipynb #78fe6fea
 # RFC 1738 §3.4.1: selectors may contain any octets except 09, 0A and 0D
-def _esc_pos(text, chars='\r\n\0', start=0):
+def _esc_pos(text:str, chars:str='\r\n\0', start:int=0) -> Optional[int]:
     "Index of the first escape of one of `chars` (%0D, %0A, %00) in `text` (from `start`), or None"
     u = text.upper()
     return min((p for p in (u.find(f"%{ord(c):02X}", start) for c in chars) if p >= 0), default=None)
 
-def _line(self, what, value, allow_crlf=False):
+def _line(self:GopherURL, what:str, value:str, allow_crlf:bool=False) -> str:
     "`value`, unless a decoded CR, LF or NUL in it would end the request line early"
     refused = '\0' if allow_crlf else '\r\n\0'    # the parts before `value` were checked: its escape is the first one
     if any(c in value for c in refused):
@@ -86,11 +93,12 @@ def _ask_block(self:GopherURL) -> Optional[int]:
     g = self.gopher_plus
     return _plus_start(self) if g is not None and g.startswith(_ASK_HEAD) else None
 
-GopherURL.ask_block = property(_ask_block)
+setattr(GopherURL, 'ask_block', property(_ask_block))   # as `GopherURL.ask_block = property(_ask_block)`; the class declares it for type checkers
 
 def _ask_lines(self:GopherURL) -> str:
     "The ASK block, checked line by line: only §3.4.9's CR LFs end lines; no value holds CR, LF, NUL or is a lone `.`"
     g, t, p = self.gopher_plus, self.text, _plus_start(self)
+    assert g is not None                                            # `_request` calls this only for a Gopher+ string
     if not g.endswith(_ASK_TAIL) or not g.startswith(_ASK_HEAD + _ASK_DATA[:-2]):
         raise URIError("a Gopher+ ASK block is +%091%0D%0A+-1%0D%0A, the values each ending in %0D%0A, then .%0D%0A (RFC 1738 §3.4.9)",
                        t, p, 'gopher+_string')
@@ -121,19 +129,20 @@ def _request(self:GopherURL) -> str:
         return sel + "\t" + (s + "\t" if s else "") + _ask_lines(self)
     return f"{sel}\t{s}\t{_line(self, 'Gopher+ string', g)}\r\n"
 
-GopherURL.request = _request
+setattr(GopherURL, 'request', _request)   # as `GopherURL.request = _request`; the class declares it for type checkers
 
 # %% ../../nbs/12_gopher.ipynb #ddd66bb5
 import re
-from importlib import import_module
-from typing import NamedTuple, Iterable, Iterator, TYPE_CHECKING
+from typing import Callable, NamedTuple, Iterable, Iterator, TYPE_CHECKING
 from ..errors import URIEncodingError
 from ..encoding import escape
-from . import _transport, _register
-if TYPE_CHECKING: from uri1630.retrieve import _Conn, RetrievalOptions
+from . import _register
+if TYPE_CHECKING:
+    from uri1630.retrieve import _Conn, RetrievalOptions
+    from uri1630.security import Risk
 
 # %% ../../nbs/12_gopher.ipynb #9dc18d74
-def _gopher_syntax(src:Source) -> tuple:
+def _gopher_syntax(src:Source) -> tuple[set[int], int]:
     "`(tabs, ask)`: positions of the `%09` delimiters of a gopher URL, and where its Gopher+ ASK block starts (or -1)"
     u = src.text.upper()
     t1 = u.find('%09', src.start, src.end); t2 = -1 if t1 < 0 else u.find('%09', t1 + 3, src.end)
@@ -141,14 +150,14 @@ def _gopher_syntax(src:Source) -> tuple:
     return {t1, t2} - {-1}, ask
 
 # RFC 1738 §3.4.9: an ASK block is sent as extra request lines; §6: a URL can make a retrieval "cause a possibly damaging remote operation"
-def _gopher_risks(src:Source, url:GopherURL, common) -> tuple:
+def _gopher_risks(src:Source, url:GopherURL, common:"Callable[..., tuple[Risk, ...]]") -> "tuple[Risk, ...]":
     "The RFC 1738 §6 hazards of a gopher URL: the common checks bar gopher's own escapes, and a Gopher+ ASK block"
     tabs, ask = _gopher_syntax(src)
     t = src.text
     form = {k for k in range(ask, src.end) if t[k] == '%' and t[k + 1:k + 3].upper() in ('09', '0A', '0D')} if ask >= 0 else set()
     found = common(src, url, syntax=frozenset(tabs | form))
     if ask < 0: return found
-    Risk = import_module('uri1630.security').Risk
+    from uri1630.security import Risk          # imported when needed: uri1630.security imports the schemes
     return found + (Risk('gopher-ask', ask, "a Gopher+ ASK block (RFC 1738 §3.4.9): retrieving it sends several request lines of the "
                          "URL's choosing to its host and port (to another protocol's server, extra commands); retrieve sends it only with allow_ask=True"),)
 
@@ -186,7 +195,7 @@ class MenuItem(NamedTuple):
 _GOPHER_SAFE = "$-_.+!*'(),;/:@&="   # RFC 1738 safe, extra and reserved, less '?' and '#' (and '%', always encoded)
 
 # %% ../../nbs/12_gopher.ipynb #43bac0e3
-def _menu_item(line:str, n:int, hosts:dict) -> Optional[MenuItem]:
+def _menu_item(line:str, n:int, hosts:dict[str, str]) -> Optional[MenuItem]:
     "The `MenuItem` of menu line `n` (1-based; CR LF removed), `None` for an empty line; `URIError` if malformed"
     if not line: return None
     f = line[1:].split('\t')
@@ -199,7 +208,7 @@ def _menu_item(line:str, n:int, hosts:dict) -> Optional[MenuItem]:
 
 def _menu_items(lines:Iterable[bytes], encoding:str) -> Iterator[MenuItem]:
     "The `MenuItem`s of an iterable of menu lines (bytes, LF kept), stopping at RFC 1436's `.` line"
-    hosts: dict = {}
+    hosts: dict[str, str] = {}
     for n, raw in enumerate(lines, 1):
         if raw.rstrip(b'\r\n') == b'.': return
         if raw.startswith(b'..'): raw = raw[1:]
@@ -212,7 +221,7 @@ def _menu_items(lines:Iterable[bytes], encoding:str) -> Iterator[MenuItem]:
 
 def parse_menu(data:bytes,              # a menu as received (the `.` line may be there or not)
                encoding:str='latin-1',  # how octets become characters (one per octet by default)
-              ) -> tuple:
+              ) -> tuple[MenuItem, ...]:
     "The `MenuItem`s of a gopher menu: one per line `type display TAB selector TAB host TAB port [TAB plus]`"
     if not isinstance(data, (bytes, bytearray)): raise TypeError(f"data must be bytes, not {type(data).__name__}")
     lines = (m.group() for m in re.finditer(rb'[^\n]*+\n|[^\n]++\Z', data))   # LF only: never \x85, \x1c, …
@@ -221,6 +230,7 @@ def parse_menu(data:bytes,              # a menu as received (the `.` line may b
 # %% ../../nbs/12_gopher.ipynb #4e88e33a
 def _gopher_plus_body(c:'_Conn', command:str) -> bytes:
     "Read a Gopher+ reply: `+N` N octets, `+-1` up to a `.` line, `+-2` to the close; `-…` is an error"
+    from uri1630.retrieve import _number      # the transport, imported on the first retrieval
     head = c.readline('the Gopher+ reply header')
     if not head.endswith(b'\n'): c.fail(f"malformed Gopher+ reply header {head[:80]!r}", command=command)
     h = head.strip()
@@ -228,7 +238,7 @@ def _gopher_plus_body(c:'_Conn', command:str) -> bytes:
     if not h.startswith(b'+') or not re.fullmatch(rb'\+(-1|-2|\d+)', h): c.fail(f"malformed Gopher+ reply header {h[:80]!r}", command=command)
     if h == b'+-1': return undot(c.read_to_end('the Gopher+ data'))
     if h == b'+-2': return c.read_to_end('the Gopher+ data')
-    return c.read_exactly(_transport()._number(c, h[1:], 10, 'Gopher+ length', command), 'Gopher+ data')
+    return c.read_exactly(_number(c, h[1:], 10, 'Gopher+ length', command), 'Gopher+ data')
 
 # %% ../../nbs/12_gopher.ipynb #c8816462
 _GOPHER_TEXT = frozenset('017')
@@ -240,10 +250,11 @@ def gopher_exchange(host:str,        # the gopher server's host
                     gtype:str,       # the item type from the URL: decides how the reply is read, never sent
                     o:Optional['RetrievalOptions']=None,    # the options of a `retrieve` call (internal)
                     plus:bool=False, # whether the request carries a Gopher+ string (the reply has a Gopher+ header)
-                    **kw,            # else: `timeout`, `max_bytes`, `trace`, `total_timeout`, as for `retrieve`
+                    **kw:Any,        # else: `timeout`, `max_bytes`, `trace`, `total_timeout`, as for `retrieve`
                    ) -> bytes:
     "Send `request` to `host`:`port` and read the reply as item type `gtype` says"
-    o = o or _transport()._options(f"gopher://{host}:{port}/", **kw)
+    from uri1630.retrieve import _options     # the transport, imported on the first retrieval
+    o = o or _options(f"gopher://{host}:{port}/", **kw)
     if not request.endswith('\r\n') or (not plus and ('\n' in request[:-2] or '\r' in request[:-2])):
         o.fail(f"a gopher request is one line ending in CR LF (only a Gopher+ form spans lines): {request!r}", 'gopher')
     if gtype in _GOPHER_ELSEWHERE:
@@ -262,59 +273,68 @@ def gopher_exchange(host:str,        # the gopher server's host
 # %% ../../nbs/12_gopher.ipynb #3268a0df
 def _gopher_request(u:GopherURL, o:'RetrievalOptions') -> str:
     "The request of gopher URL `u`; an ASK block only if `o.allow_ask` (it sends lines of the URL's choosing)"
+    from uri1630.retrieve import _mask_password   # the transport, imported on the first retrieval
     if u.ask_block is not None and not o.allow_ask:
         raise URIError("this gopher+ URL carries an ASK block (form values sent as extra request lines, RFC 1738 §3.4.9); "
-                       "pass allow_ask=True to send it", _transport()._mask_password(u.text), u.ask_block, 'gopher+_string')
+                       "pass allow_ask=True to send it", _mask_password(u.text), u.ask_block, 'gopher+_string')
     return u.request()
 
-def _retrieve_gopher(u, o:'RetrievalOptions') -> bytes:
+def _retrieve_gopher(u:GopherURL, o:'RetrievalOptions') -> bytes:
     "RFC 1630 \"Gopher\" / RFC 1738 §3.4: send `request()`, read the reply as the type code says"
-    return gopher_exchange(u.host, u.effective_port, _gopher_request(u, o), u.gtype, o, plus=u.gopher_plus is not None)
+    port = u.effective_port
+    assert port is not None                     # gopher has a default port (70)
+    return gopher_exchange(u.host, port, _gopher_request(u, o), u.gtype, o, plus=u.gopher_plus is not None)
 
 _register("gopher", "retrieval", _retrieve_gopher, False, "register_retrieval")
 
 # %% ../../nbs/12_gopher.ipynb #5f6fca89
 def iter_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
-              **kw,      # the options of `retrieve`
+              **kw:Any,  # the options of `retrieve`
              ) -> Iterator[MenuItem]:
     "The `MenuItem`s of a gopher menu as they arrive: one line in memory at a time"
+    from uri1630.retrieve import _options     # the transport, imported on the first retrieval
     u = parse_url(url, kw.get('rfc', '1738'))
-    if u.scheme != 'gopher' or u.gtype not in ('1', '7'):
+    if u.scheme != 'gopher' or not isinstance(u, GopherURL) or u.gtype not in ('1', '7'):
         raise URIError(f"a menu is a gopher URL of type 1 or 7, not {url[:200]!r}", url, None, 'gopher')
-    o = _transport()._options(url, **kw)
+    o = _options(url, **kw)
     return _menu_stream(u, o, _gopher_request(u, o))     # the arguments are checked now; the connection opens when iterated
 
 def _menu_stream(u:GopherURL, o:'RetrievalOptions', request:str) -> Iterator[MenuItem]:
     "The generator behind `iter_menu`: connect, send `request`, yield each item as its line arrives"
-    with o.conn(u.host, u.effective_port, 'gopher') as c:
+    from uri1630.retrieve import RetrievalError   # the transport, imported on the first retrieval
+    port = u.effective_port
+    assert port is not None                     # gopher has a default port (70)
+    with o.conn(u.host, port, 'gopher') as c:
         c.send(request.encode('latin-1'))
         try: yield from _menu_items(c.lines('the gopher menu'), 'latin-1')
-        except _transport().RetrievalError: raise
+        except RetrievalError: raise
         except URIError as e: c.fail(f"the server's menu is malformed: {e.message}", command=request.rstrip('\r\n'))
 
 def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
-                  **kw,      # the options of `retrieve`
-                 ) -> tuple:
+                  **kw:Any,  # the options of `retrieve`
+                 ) -> tuple[MenuItem, ...]:
     "Retrieve a gopher menu and return its `MenuItem`s (each `.url` a gopher URL again)"
-    budget, items = kw.get('max_bytes', _transport().DEFAULT_MAX_BYTES), []
+    from uri1630.retrieve import DEFAULT_MAX_BYTES, RetrievalError, _mask_password   # the transport, imported on the first retrieval
+    budget: int = kw.get('max_bytes', DEFAULT_MAX_BYTES)
+    items: list[MenuItem] = []
     for item in iter_menu(url, **kw):     # each item held costs about _ITEM_COST octets besides its text: counted too
         items.append(item)
         if len(items) * _ITEM_COST > budget:
-            raise _transport().RetrievalError(f"the menu has more than {budget // _ITEM_COST} items: holding them would take more than "
-                                 f"max_bytes={budget} octets (iter_menu streams them instead)", _transport()._mask_password(url), None, 'gopher')
+            raise RetrievalError(f"the menu has more than {budget // _ITEM_COST} items: holding them would take more than "
+                                 f"max_bytes={budget} octets (iter_menu streams them instead)", _mask_password(url), None, 'gopher')
     return tuple(items)
 
 _ITEM_COST = 128        # octets a `MenuItem` takes besides its strings' text (a 6-tuple, 2 small strings)
 
 # %% ../../nbs/12_gopher.ipynb #a9409c45
-def _bnf_rfc1630(G, P:dict, o:dict) -> None:
+def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `gopheraddress`, `gtype`, `gcommand` (with `o['gopher_void_type']`: `[ / [ gtype [ gcommand ] ] ]`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     gtail = G.Seq(G.Rule('gtype', P['xalpha']), G.Opt(G.Rule('gcommand', P['path'])))
     P['gopheraddress'] = G.Rule('gopheraddress', G.Seq(G.Lit('gopher://'), P['hostport'],
                                                        G.Opt(G.Seq(G.Lit('/'), G.Opt(gtail) if o['gopher_void_type'] else gtail))))
 
 # %% ../../nbs/12_gopher.ipynb #b1f2ff47
-def _bnf_rfc1738(G, P:dict, S:dict) -> None:
+def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `gopherurl`, `gtype`, `selector`, `gopher+_string` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     xchar = P['xchar']
     plus = G.Seq(G.Lit('%09'), P['search'], G.Opt(G.Seq(G.Lit('%09'), G.Rule('gopher+_string', G.Rep(xchar)))))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
-from . import IPURL, Source, register_scheme, parse_login, parse_url, _register, _run, _HOST_RE, _PORT_RE, _FRAGMENT_RE
+from . import IPURL, SchemeURL, Source, register_scheme, parse_login, parse_url, _register, _run, _HOST_RE, _PORT_RE, _FRAGMENT_RE
 
 # %% ../../nbs/10_http.ipynb #eb92da41
 # RFC 1738 §5: hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise (uchar = unreserved | escape)
@@ -79,7 +79,7 @@ HttpURL.request_target, HttpURL.proxy_target = _request_target, _proxy_target
 
 # %% ../../nbs/10_http.ipynb #55bd130d
 # RFC 1738 §3.3: http://<host>:<port>/<path>?<searchpart>: the login ends at "/" or "?"
-def _http_risks(src:Source, url:HttpURL, common) -> tuple:
+def _http_risks(src:Source, url:HttpURL, common:"Callable[..., tuple[Risk, ...]]") -> "tuple[Risk, ...]":
     "The RFC 1738 §6 hazards of an `http:` URL: the common checks, the login ending at `/` or `?`"
     return common(src, url, stops='/?')
 
@@ -89,8 +89,9 @@ _register("http", "risks", _http_risks, False, "risks")
 import re
 from typing import TYPE_CHECKING
 from ..errors import _need_str
-from . import _transport
-if TYPE_CHECKING: from uri1630.retrieve import _Conn, RetrievalOptions
+if TYPE_CHECKING:
+    from uri1630.retrieve import _Conn, RetrievalOptions
+    from uri1630.security import Risk
 
 # %% ../../nbs/10_http.ipynb #98adf03a
 # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
@@ -100,7 +101,7 @@ def _first_bad(s:str) -> Optional[int]:
 
 def http_request(target:str,         # the request target: `request_target()` of an http URL (a whole URI for a gateway)
                  host:str,           # the host, for the `Host` header
-                 port:int=None,      # the port as written in the URL (`None`: the default, 80)
+                 port:Optional[int]=None, # the port as written in the URL (`None`: the default, 80)
                  gateway:bool=False, # whether `target` is a whole URI sent to a gateway ("proxy")
                 ) -> bytes:
     "The HTTP/1.0 `GET` request for `target` on `host`, as sent on the wire"
@@ -119,20 +120,20 @@ def http_request(target:str,         # the request target: `request_target()` of
 # %% ../../nbs/10_http.ipynb #53190cb4
 _STATUS_RE = re.compile(rb'HTTP/(\d)\.(\d) (\d{3})(?: ([^\r\n]*))?\r?\n\Z')
 
-def _http_head(c:'_Conn', command:str):
+def _http_head(c:'_Conn', command:str) -> tuple[int, str, dict[str, str]]:
     "Read the status line and headers: `(status, reason, {lower-cased name: value})`"
     line = c.readline('the HTTP status line')
     if not line: c.fail("the HTTP server closed the connection without a reply", command=command)
     m = _STATUS_RE.match(line)
     if not m: c.fail(f"malformed HTTP status line {line[:80]!r}", command=command)
-    headers = {}
+    headers: dict[str, str] = {}
     while True:
         h = c.readline('the HTTP headers')
         if h in (b'\r\n', b'\n'): break
-        name, sep, value = h.partition(b':')
+        name, sep, raw = h.partition(b':')
         if not h.endswith(b'\n') or not sep or not name or name != name.strip() or len(headers) > 200:
             c.fail(f"malformed HTTP header line {h[:80]!r}", int(m[3]), command)
-        key, value = name.decode('latin-1').lower(), value.strip().decode('latin-1')
+        key, value = name.decode('latin-1').lower(), raw.strip().decode('latin-1')
         if key == 'content-length':      # RFC 7230 §3.3.2: differing values (in one header or several) are an error
             values = {v.strip() for v in value.split(',')} | ({headers[key]} if key in headers else set())
             if len(values) > 1: c.fail(f"differing Content-Length values {sorted(values)[:4]} (RFC 7230 §3.3.2: an unrecoverable error)", int(m[3]), command)
@@ -141,7 +142,8 @@ def _http_head(c:'_Conn', command:str):
     return int(m[3]), (m[4] or b'').decode('latin-1'), headers
 
 # %% ../../nbs/10_http.ipynb #0e5c3a7d
-def _http_body(c:'_Conn', status:int, headers:dict, command:str) -> bytes:
+def _http_body(c:'_Conn', status:int, headers:dict[str, str], command:str) -> bytes:
+    from uri1630.retrieve import _number      # the transport, imported on the first retrieval
     "Read the body the headers announce: chunked, `Content-Length` octets, or to the close"
     if 100 <= status < 200 or status in (204, 304): return b''
     te = headers.get('transfer-encoding', 'identity').lower()
@@ -150,7 +152,7 @@ def _http_body(c:'_Conn', status:int, headers:dict, command:str) -> bytes:
         while True:
             size = c.readline('a chunk size').split(b';')[0].strip()
             if not size or any(ch not in b'0123456789abcdefABCDEF' for ch in size): c.fail(f"malformed chunk size {size[:20]!r}", status, command)
-            n = _transport()._number(c, size, 16, 'chunk size', command, status)
+            n = _number(c, size, 16, 'chunk size', command, status)
             if n == 0: break
             if len(body) + n > c.max_bytes: c.fail(f"the chunked body is more than max_bytes={c.max_bytes} octets", status, command)
             body += c.read_exactly(n, 'chunk'); c.readline('the end of a chunk')
@@ -160,13 +162,15 @@ def _http_body(c:'_Conn', status:int, headers:dict, command:str) -> bytes:
     cl = headers.get('content-length')
     if cl is None: return c.read_to_end('the HTTP body')
     if not cl.isascii() or not cl.isdigit(): c.fail(f"malformed Content-Length {cl[:20]!r}", status, command)
-    return c.read_exactly(_transport()._number(c, cl.encode(), 10, 'Content-Length', command, status), 'HTTP body')
+    return c.read_exactly(_number(c, cl.encode(), 10, 'Content-Length', command, status), 'HTTP body')
 
 # %% ../../nbs/10_http.ipynb #88881728
-def _retrieve_http(u, o:'RetrievalOptions') -> bytes:
+def _retrieve_http(u:HttpURL, o:'RetrievalOptions') -> bytes:
     "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply"
+    from uri1630.retrieve import RetrievalError, _retrieve   # the transport, imported on the first retrieval
     target = u.request_target()
     port = u.port if u.port is not None else u.default_port
+    assert port is not None                 # http has a default port (80)
     command = f"GET {target}"
     with o.conn(u.host, port, 'http') as c:
         c.send(http_request(target, u.host, u.port))
@@ -178,8 +182,8 @@ def _retrieve_http(u, o:'RetrievalOptions') -> bytes:
         if loc.startswith('/'): loc = f"http://{u.host}{'' if u.port is None else f':{u.port}'}{loc}"
         if not loc.lower().startswith('http:'):
             o.fail(f"HTTP {status} {reason}: not following the redirect to {loc[:200]!r} (only http: URLs and absolute paths)", 'http', status, command)
-        try: return _transport()._retrieve(loc, o._replace(url=loc, redirects=o.redirects - 1))
-        except _transport().RetrievalError: raise
+        try: return _retrieve(loc, o._replace(url=loc, redirects=o.redirects - 1))
+        except RetrievalError: raise
         except URIError as e:           # the server chose this URL: its faults are the server's
             o.fail(f"HTTP {status} {reason}: the redirect target {loc[:80]!r} cannot be followed: {e.message}", 'http', status, command)
     more = f" to {loc[:200]}" if loc and 300 <= status < 400 else ''
@@ -188,9 +192,11 @@ def _retrieve_http(u, o:'RetrievalOptions') -> bytes:
 _register("http", "retrieval", _retrieve_http, False, "register_retrieval")
 
 # %% ../../nbs/10_http.ipynb #0490d0fd
-def _retrieve_via_gateway(u, o:'RetrievalOptions') -> bytes:
+def _retrieve_via_gateway(u:SchemeURL, o:'RetrievalOptions') -> bytes:
     "RFC 1630 \"HTTP\": send the entire URI (without its fragment) to the gateway on the HTTP command line"
-    target = u.text if u.fragment is None else u.text[:len(u.text) - len(u.fragment) - 1]
+    fragment: Optional[str] = getattr(u, 'fragment', None)     # every scheme's URL class has one; the base class has not
+    target = u.text if fragment is None else u.text[:len(u.text) - len(fragment) - 1]
+    assert o.proxy is not None              # _retrieve sends a URL here only when a gateway is set
     host, port = o.proxy
     command = f"GET {target}"
     with o.conn(host, port, 'http') as c:

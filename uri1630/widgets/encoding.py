@@ -7,6 +7,7 @@ __all__ = ['RFC_EXAMPLES', 'EncodingExplorer']
 
 # %% ../../nbs/06a_encoding_explorer.ipynb #4aa0e551
 import ipywidgets as W
+from typing import Mapping, Optional
 from ..encoding import LEVELS, to_level
 from ..render import level_html
 
@@ -36,10 +37,10 @@ class EncodingExplorer(W.VBox):
         super().__init__([self.example, self.text, self.level, W.HBox([self.encoding, self.reserved]), self.out])
         self._update()
 
-    def _pick(self, change):
+    def _pick(self, change:Mapping[str, object]) -> None:
         if change['new']: self.text.value = change['new']
 
-    def _update(self, change=None):
+    def _update(self, change:Optional[Mapping[str, object]]=None) -> None:
         self.out.value = level_html(self.text.value, self.level.value, self.encoding.value, self.reserved.value)
 
     @property

@@ -7,6 +7,7 @@ __all__ = ['RFC_EXAMPLES', 'ParseExplorer']
 
 # %% ../../nbs/24a_parse_explorer.ipynb #5491e59e
 import ipywidgets as W
+from typing import Mapping, Optional
 from ..render import parse_html
 
 # %% ../../nbs/24a_parse_explorer.ipynb #a1ebb5dd
@@ -46,8 +47,8 @@ class ParseExplorer(W.VBox):
         super().__init__([self.example, self.text, W.HBox([self.grammar, self.rfc]), self.out])
         self._update()
 
-    def _pick(self, change):
+    def _pick(self, change:Mapping[str, object]) -> None:
         if change['new']: self.text.value = change['new']
 
-    def _update(self, change=None):
+    def _update(self, change:Optional[Mapping[str, object]]=None) -> None:
         self.out.value = parse_html(self.text.value, self.grammar.value, self.rfc.value)

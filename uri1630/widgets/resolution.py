@@ -7,7 +7,8 @@ __all__ = ['RESOLUTION_PRESETS', 'ResolutionExplorer']
 
 # %% ../../nbs/07a_resolution_explorer.ipynb #57257249
 import ipywidgets as W
-from ..partial import resolve_steps, PARTIAL_EXAMPLES, PARTIAL_CONTEXTS
+from typing import Mapping, Optional
+from ..partial import ResolutionStep, resolve_steps, PARTIAL_EXAMPLES, PARTIAL_CONTEXTS
 from ..render import resolution_html, rfc3986_join
 
 # %% ../../nbs/07a_resolution_explorer.ipynb #3c498641
@@ -29,13 +30,14 @@ class ResolutionExplorer(W.VBox):
                           self.context, self.partial, self.reading, self.out])
         self._update()
 
-    def _pick(self, context, partial):
+    def _pick(self, context:str, partial:str) -> None:
         self.context.value, self.partial.value = context, partial
 
-    def _update(self, change=None):
+    def _update(self, change:Optional[Mapping[str, object]]=None) -> None:
         self.out.value = resolution_html(self.context.value, self.partial.value, self.reading.value)
 
     @property
     def result(self) -> str:
         "The resolved URI (raises `URIError` for a context that is not absolute)"
-        return resolve_steps(self.context.value, self.partial.value, self.reading.value)[-1].result
+        last: ResolutionStep = resolve_steps(self.context.value, self.partial.value, self.reading.value)[-1]
+        return last.result
