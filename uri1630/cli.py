@@ -8,7 +8,7 @@ __all__ = ['BLOCK', 'OK', 'NO', 'BAD', 'EXIT_STATUS', 'GENERIC_FIELDS', 'RENAMED
 
 # %% ../nbs/30_cli.ipynb #b5a824dd
 import argparse, contextlib, dataclasses, io, json, os, re, stat, sys
-from typing import Any, Callable, Iterable, Iterator, Optional, TextIO
+from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union
 from .errors import URIError
 from .syntax import parse
 from .grammar import GRAMMARS, validate
@@ -427,17 +427,21 @@ def _quiet_stdout() -> None:
     with contextlib.suppress(OSError, ValueError, AttributeError):
         fd = os.open(os.devnull, os.O_WRONLY); os.dup2(fd, sys.__stdout__.fileno()); os.close(fd)   # type: ignore[union-attr]
 
+def _arguments(argv:Optional[list[str]], stdout:Optional[TextIO], err:TextIO) -> Union[argparse.Namespace, int]:
+    "The parsed arguments, or the exit status when argparse has already answered (`--help`, `--version`: 0) or refused (2)"
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(stdout or sys.stdout or _Sink()): return _parser().parse_args(argv)
+    except SystemExit as e:
+        if e.code == 0: return _flushed(stdout or sys.stdout, err, OK)
+        return e.code if isinstance(e.code, int) else BAD
+
 def main(argv:Optional[list[str]]=None, # the arguments (default: `sys.argv[1:]`)
          stdin:Optional[TextIO]=None, stdout:Optional[TextIO]=None, stderr:Optional[TextIO]=None, # streams (default: the process's)
         ) -> int:
     "Run the `uri1630` command line; returns the exit status (`EXIT_STATUS`: 0 yes/ok, 1 no, 2 bad input or usage, 130 Ctrl-C, 141 broken pipe)"
     err: TextIO = stderr or sys.stderr or _Sink()
-    ap = _parser()
-    try:
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(stdout or sys.stdout or _Sink()): a = ap.parse_args(argv)
-    except SystemExit as e:
-        if e.code == 0: return _flushed(stdout or sys.stdout, err, OK)   # --help, --version
-        return e.code if isinstance(e.code, int) else BAD
+    a = _arguments(argv, stdout, err)
+    if isinstance(a, int): return a                                       # --help, --version, or a usage error
     if stdout is None and sys.stdout is None:
         print(_label(a.cmd) + "cannot write the output: stdout is closed", file=err); return NO
     inp = stdin or (_std(sys.stdin, 'r', a.encoding) if sys.stdin is not None else io.StringIO())   # `<&-`: no input

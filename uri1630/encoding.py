@@ -387,17 +387,23 @@ def _first_diff(x:str, y:str) -> tuple[str, str, int]:
         i += len(a)
     return (tx[len(ty)] if len(tx) > len(ty) else ''), (ty[len(tx)] if len(ty) > len(tx) else ''), i
 
+def _absent_reason(part:str, present:Optional[str]) -> Reason:
+    "Why a part present in one URI only (`present`: its value there) does, or does not, make a difference"
+    if part == 'fragment' and present == '':
+        return Reason(part, 'void-fragment', "a void fragment-id with or without the hash sign means the whole object")
+    return Reason(part, 'absent', f"the {part} is present in one URI only")
+
+def _equal_reason(part:str, ra:str, rb:str) -> Reason:
+    "Why raw parts that differ but have the same canonical form are equal: the scheme's case, or encoding"
+    a, b, i = _first_diff(ra, rb)
+    if part == 'scheme': return Reason(part, 'case', f"scheme names differ only in case ({ra!r} vs {rb!r}); RFC 1738: case-insensitive")
+    return Reason(part, 'encoding', f"differs only in encoding: {a!r} vs {b!r} at offset {i} of the {part} encode the same character")
+
 def _part_reason(part:str, ra:Optional[str], rb:Optional[str], ca:Optional[str], cb:Optional[str]) -> Optional[Reason]:
     "Why raw parts `ra`, `rb` (canonical `ca`, `cb`) differ, or None"
     if ra == rb: return None
-    if ra is None or rb is None:
-        if part == 'fragment' and (ra if ra is not None else rb) == '':
-            return Reason(part, 'void-fragment', "a void fragment-id with or without the hash sign means the whole object")
-        return Reason(part, 'absent', f"the {part} is present in one URI only")
-    if ca == cb:
-        a, b, i = _first_diff(ra, rb)
-        if part == 'scheme': return Reason(part, 'case', f"scheme names differ only in case ({ra!r} vs {rb!r}); RFC 1738: case-insensitive")
-        return Reason(part, 'encoding', f"differs only in encoding: {a!r} vs {b!r} at offset {i} of the {part} encode the same character")
+    if ra is None or rb is None: return _absent_reason(part, ra if ra is not None else rb)
+    if ca == cb: return _equal_reason(part, ra, rb)
     a, b, i = _first_diff(ca or '', cb or '')   # both present here: ra and rb are
     if a and b and _tokval(a) == _tokval(b):
         c = _tokval(a)
