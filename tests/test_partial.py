@@ -5,10 +5,11 @@ from hypothesis import given, strategies as st, settings, example
 from uri1630 import URIError
 from uri1630.partial import resolve, resolve_steps, relative, slash_runs, _remove_dots, PARTIAL_EXAMPLES, PARTIAL_CONTEXTS
 from strategies import any_text
+from budget import examples
 from strategies_partial import contexts, targets, partials, readings, PUNIT, bad_scheme
 
-MANY = settings(max_examples=3000)    # "thousands of cases" for the round trip and the shortness
-SOME = settings(max_examples=1000)
+MANY = settings(max_examples=examples(3000))    # "thousands of cases" for the round trip and the shortness
+SOME = settings(max_examples=examples(1000))
 
 
 def _hier_end(u):
@@ -104,7 +105,7 @@ def test_stack_equals_recursive_removal(elems):
     assert _remove_dots(text, 2) == ("x://h/" + "/".join(out) if out else "x://h")
 
 
-@settings(max_examples=1000)
+@settings(max_examples=examples(1000))
 @given(any_text, any_text, readings)
 def test_never_crashes(c, p, reading):
     """Any text in, a str or a URIError out."""
@@ -113,7 +114,7 @@ def test_never_crashes(c, p, reading):
         except URIError: pass
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(st.lists(st.sampled_from(["a", "b", "c", "", "x:y", "e f"]), min_size=1, max_size=4),
        st.lists(st.sampled_from(["a", "b", "c", "", "x:y", "e f"]), min_size=1, max_size=4),
        st.sampled_from(["http://info.cern.ch/hypertext/WWW/", "magic://a/b/c//d/"]),
@@ -164,7 +165,7 @@ def test_pathless_context_round_trip(c, t, reading):
     if site and p != t: assert not p.startswith(site + "/")
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(PATHLESS, partials, readings)
 def test_pathless_context_keeps_site(c, p, reading):
     """A partial that is not absolute and does not start with `//` never loses the context's site."""
@@ -178,7 +179,7 @@ def test_pathless_context_keeps_site(c, p, reading):
         assert r[len(site)] == "/", (c, p, r)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(contexts, st.sampled_from(["", "_", "1", "%2F", "+x"]), st.builds("".join, st.lists(PUNIT, max_size=6)))
 def test_void_scheme(c, head, rest):
     """`:...` or `_:...` (a colon before any slash, no letter first) is a syntax error at 0, rule 'scheme'; never returned as absolute."""
@@ -202,7 +203,7 @@ WEB = st.builds(lambda s, h, p, q: f"{s}://{h}{p}{q}", st.sampled_from(["http", 
 COMMON = st.one_of(partials, st.builds("".join, st.lists(st.sampled_from(["../", "..", "/", "a", "b/", "?q", "#f", "./"]), max_size=5)))
 
 
-@settings(max_examples=3000)
+@settings(max_examples=examples(3000))
 @given(st.one_of(contexts, WEB), COMMON, readings)
 @example("file:///a/b", "/g", "examples")
 @example("http://h//a/b", "/g", "literal")
@@ -213,7 +214,7 @@ def test_resolve_common_case_is_the_general_algorithm(c, p, reading):
     assert _outcome(resolve, c, p, reading) == _outcome(_resolve, c, p, reading)
 
 
-@settings(max_examples=2000)
+@settings(max_examples=examples(2000))
 @given(st.one_of(any_text, st.builds("".join, st.lists(st.sampled_from([":", "/", "?", "#", "a", "1", "", "x:"]), max_size=8))))
 def test_split_is_parse(t):
     """`_split`'s offsets (used by resolve and relative) give exactly the parts `parse` gives."""
