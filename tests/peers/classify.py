@@ -79,7 +79,7 @@ class Kind(NamedTuple):
 
 
 def _ref(case): return case["args"][1] if case["op"] == "join" else case["args"][0]
-def _path(r): return re.split(r"[?#]", r, 1)[0]
+def _path(r): return re.split(r"[?#]", r, maxsplit=1)[0]
 def _segs(r): return _path(r).split("/")
 def _scheme(u):
     s = parse(u).scheme
