@@ -172,3 +172,15 @@ def test_gopher_refusal_points_at_the_offending_escape():
     with pytest.raises(URIError) as ei:
         parse_url(url).request()
     assert ei.value.position == url.index("%00")
+
+
+# -- found by the CI fuzz run once every module was instrumented (input base64
+#    /yU1wXQlMkJlbG5ldDovLwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAEX/Ag==): to_level --
+def test_level_change_never_makes_a_scheme():
+    "was: to_level('%5At%2Belnet://…', 'alphanumeric') decoded the first escape to 'Z' and the partial form became absolute"
+    from uri1630 import LEVELS, to_level, equivalent, parse
+    t = "%5At%2Belnet://" + "\x00" * 50
+    for enc in ("latin-1", "utf-8"):
+        for lv in LEVELS:
+            x = to_level(t, lv, enc)
+            assert parse(x).scheme is None and equivalent(t, x, enc), (lv, enc, x)

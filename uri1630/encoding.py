@@ -236,6 +236,11 @@ def _uri_text(uri:Union[str, URI], name:str='uri') -> str:
     if isinstance(uri, URI): return str(uri)
     raise TypeError(f"{name} must be str or URI, not {type(uri).__name__}")
 
+def _scheme_guard(path:str) -> bool:
+    "Does this partial form start with an escape of a letter, before a ':' in its first segment? (decoded, it would read as `scheme:`)"
+    return (path[:1] == '%' and path[1:3] != '' and all(c in HEX for c in path[1:3]) and chr(int(path[1:3], 16)) in ALPHA
+            and ':' in path.split('/', 1)[0])
+
 def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]=None) -> str:
     "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
     if trace is None and _plain(L, reserved).fullmatch(text): return text   # shortcut: no part has anything to change
@@ -245,7 +250,11 @@ def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list
         parts += [u.scheme, ':']; off = len(u.scheme) + 1
         if trace is not None: trace += [(u.scheme, u.scheme, 0, 'kept: the scheme name is not re-encoded'),
                                         (':', ':', off - 1, 'kept: reserved character in its reserved role')]
-    parts.append(_convert_path(u.path, off, L, reserved_set('path', reserved), encoding, text, trace))
+    path, poff = u.path, off
+    if u.scheme is None and _scheme_guard(path):      # a partial form whose first escape, decoded, would begin `scheme:`
+        parts.append(path[:3].upper()); path, poff = path[3:], off + 3
+        if trace is not None: trace.append((parts[-1], parts[-1], off, 'kept encoded: decoded, it would begin a scheme name'))
+    parts.append(_convert_path(path, poff, L, reserved_set('path', reserved), encoding, text, trace))
     off += len(u.path) + 1
     for delim, part, name in (('?', u.search, 'search'), ('#', u.fragment, 'fragment')):
         if part is None: continue
