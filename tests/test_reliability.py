@@ -114,8 +114,8 @@ def test_non_str_is_typeerror(f, bad):
     "Non-str in any text argument raises TypeError whose message says a str was expected"
     for p in f.params:
         if p.kind != 'text': continue
-        kw = {q.name: ("http://h/a" if q.kind == 'text' else q.default) for q in f.params if q.kind == 'text' or
-              q.default is not surface.inspect.Parameter.empty}
+        kw = {q.name: ("http://h/a" if q.kind == 'text' else 0 if q.kind == 'int' and q.default is surface.inspect.Parameter.empty
+                       else q.default) for q in f.params if q.kind in ('text', 'int') or q.default is not surface.inspect.Parameter.empty}
         kw = {k: v for k, v in kw.items() if v is not surface.inspect.Parameter.empty}
         kw[p.name] = bad
         with pytest.raises(TypeError) as ei:

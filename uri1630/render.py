@@ -9,6 +9,8 @@ __all__ = ['COLOURS', 'BACKGROUNDS', 'DERIVED', 'level_html', 'rfc3986_join', 'r
 # %% ../nbs/24b_render.ipynb #6606e878
 import html
 from typing import Any, Iterator
+from types import MappingProxyType
+from .errors import _need_str
 from .errors import URIError
 from .encoding import LEVELS, explain_level, to_level
 from urllib.parse import urljoin, uses_relative, uses_netloc
@@ -20,9 +22,9 @@ from .grammar import validate
 from .schemes import parse_url
 
 # %% ../nbs/24b_render.ipynb #06ff04e5
-COLOURS = {'alnum': '#1b5e20', 'safe': '#0d47a1', 'extra': '#6a1b9a', 'reserved': '#b71c1c',
-           'escape': '#e65100', 'unsafe': '#000000'}
-BACKGROUNDS = {'unsafe': '#ffcdd2'}
+COLOURS = MappingProxyType({'alnum': '#1b5e20', 'safe': '#0d47a1', 'extra': '#6a1b9a', 'reserved': '#b71c1c',
+           'escape': '#e65100', 'unsafe': '#000000'})   # read-only, like every public table of the package
+BACKGROUNDS = MappingProxyType({'unsafe': '#ffcdd2'})
 
 def _unit(text:str, kind:str, changed:bool, title:str) -> str:
     style = f"color:{COLOURS[kind]};" + (f"background:{BACKGROUNDS[kind]};" if kind in BACKGROUNDS else '')
@@ -112,7 +114,7 @@ def marked_html(text:str,  # the text that was read
                 pos:int,   # the 0-based position to highlight (may be `len(text)`: the end)
                ) -> str:
     "`text` as HTML with the character at `pos` highlighted (a marker after the text when `pos` is its end)"
-    pos = max(0, min(pos, len(text)))
+    pos = max(0, min(pos, len(_need_str(text, 'text'))))
     bad = html.escape(text[pos]) if pos < len(text) else '&#8203;&#9251;'
     if bad == ' ': bad = '&#9251;'
     return (f'<code class="u1630-marked">{html.escape(text[:pos])}'
@@ -167,6 +169,7 @@ def parse_html(text:str,            # the URL (or URI) to explore
                rfc:str="1738",       # whose reading `parse_url` follows where the RFCs disagree
               ) -> str:
     "HTML: the verdict of `grammar` (the error marked at its position) and the parts `parse_url` finds"
+    _need_str(text, 'text')
     try:
         validate(text, grammar)
         verdict = f'<div class="u1630-valid">&#10004; valid under <code>{html.escape(grammar)}</code></div>'
