@@ -13,7 +13,7 @@ _LOGIN_PASSWORD = re.compile(r'//[^/?#@:\s]*:([^/?#@\s]*)@')
 
 def _hide_password(text:str, position:int) -> Tuple[str, int]:
     "`text` with the password of a `//user:password@` login shown as `***` (RFC 1738 §6), and `position` moved to match"
-    m = _LOGIN_PASSWORD.search(text) if isinstance(text, str) else None
+    m = _LOGIN_PASSWORD.search(text) if isinstance(text, str) and '@' in text else None   # no '@', no login: skip the search
     if not m: return text, position
     a, b = m.span(1)
     return text[:a] + '***' + text[b:], (position if position < a else a if position < b else position + 3 - (b - a))
