@@ -328,8 +328,10 @@ def _comparable(uri:Union[str, URI], encoding:str, reserved:str, scheme_aware:bo
     s = s[:-1] if s.endswith('#') and s.find('#') == len(s) - 1 else s
     return _site_form(s)[0] if scheme_aware else s
 
-# RFC 1738 §3.2-3.11: "If :<port> is omitted, the port defaults to N" (the same table as `DEFAULT_PORTS` in uri1630.schemes)
-_PORTS = {"ftp": 21, "http": 80, "gopher": 70, "nntp": 119, "telnet": 23, "wais": 210, "prospero": 1525}
+def _default_port(scheme:str) -> Optional[int]:
+    "RFC 1738 §3.2-3.11: \"If :<port> is omitted, the port defaults to N\": the one table, `DEFAULT_PORTS` (uri1630.schemes, a layer above this one: imported on use)"
+    from uri1630.schemes import DEFAULT_PORTS
+    return DEFAULT_PORTS.get(scheme)
 
 def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
     "`(text, changes)`: canonical `s` with RFC 1738's site rules applied (host in lower case, default port dropped, http's omitted '/')"
@@ -344,7 +346,7 @@ def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
     out = s[:at] + host.lower()
     if host != host.lower(): changes.append('host-case')
     if port is not None:
-        if port.isdigit() and port.isascii() and int(port) == _PORTS.get(scheme): changes.append('default-port')
+        if port.isdigit() and port.isascii() and int(port) == _default_port(scheme): changes.append('default-port')
         else: out += ':' + port
     rest = s[e:]
     if scheme == 'http' and rest[:1] in ('', '#'): rest = '/' + rest; changes.append('void-path')
