@@ -5,7 +5,8 @@ import os, pickle, random
 from pathlib import Path
 import pytest
 from uri1630.errors import URIError
-from uri1630.schemes import parse_url, _parse_slow, _FAST, _fast_generic, _head, _load_builtins, _BUILTIN
+from uri1630.schemes import parse_url, url_record, _parse_slow, _FAST, _fast_generic, _head, _load_builtins, _BUILTIN, _getter
+from uri1630.syntax import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(os.environ.get('URI1630_CORPUS', ROOT.parent / 'shared' / 'corpus'))
@@ -42,20 +43,29 @@ def _outcome(f, text):
     return ('ok', type(o), o, str(o), repr(o), pickle.loads(pickle.dumps(o)))
 
 
+def _record(text):
+    "What `url_record(text)` should be: `parse`, and the class and field values of the parser's object"
+    o = _parse_slow(text)
+    return parse(text), type(o), _getter(type(o))(o)
+
+
 def _agree(texts):
     _load_builtins()
     n_fast = 0
     for t in texts:
         assert _outcome(parse_url, t) == _outcome(_parse_slow, t), t
+        assert _outcome(url_record, t) == _outcome(_record, t), t    # the CLI's reader: the same parts, the same errors
         m = _head().match(t)
         if m is None: continue
         s = m[1].lower()
         f = _FAST.get(s) or (_fast_generic if s not in _BUILTIN and s != 'url' else None)
         if f is None: continue
-        got = f(t, s, m.end())
+        fast = f(t, s, m.end())
         slow = _outcome(_parse_slow, t)
-        if got is None: continue
+        if fast is None: continue
         n_fast += 1
+        got = fast[0](*fast[1])                  # the fast reader gives (class, field values); parse_url builds the object
+        assert url_record(t) == (parse(t), *fast)
         assert slow[0] == 'ok' and got == slow[2] and str(got) == t and type(got) is slow[1], (t, got, slow)
     return n_fast
 
@@ -95,3 +105,15 @@ def test_a_replaced_parser_drops_the_fast_reader():
         register_scheme("http", _parse_http, replace=True)
         _register("http", "fast", _fast_http, False, "register_scheme")
     assert _FAST["http"] is _fast_http
+
+
+def test_the_reader_cache_is_bounded_and_follows_the_registry():
+    "Hostile input naming a new scheme on every line cannot grow the cache of fast readers; a registration empties it"
+    from uri1630.schemes import _READERS, register_scheme, _parse_generic, _reader, _fast_generic
+    for k in range(2000): parse_url(f"x{k}:a"); url_record(f"Y{k}:b")
+    assert 0 < len(_READERS) <= 256
+    assert _reader("X-Cache-Test") == ("x-cache-test", _fast_generic)     # no parser yet: the generic reader
+    def mine(src): return _parse_generic(src)
+    register_scheme("x-cache-test", mine)
+    assert "X-Cache-Test" not in _READERS and _reader("X-Cache-Test") == ("x-cache-test", None)   # now its parser reads it
+    assert parse_url("X-Cache-Test:z").path == "z"

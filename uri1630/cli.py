@@ -8,15 +8,15 @@ __all__ = ['BLOCK', 'OK', 'NO', 'BAD', 'EXIT_STATUS', 'GENERIC_FIELDS', 'RENAMED
 
 # %% ../nbs/30_cli.ipynb #b5a824dd
 import argparse, contextlib, dataclasses, io, json, os, re, stat, sys
-from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union
+from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
 from .errors import URIError
-from .syntax import parse
+from .syntax import URI, parse
 from .grammar import GRAMMARS, validate
 import uri1630.url_grammar   # registers the grammars "rfc1630" and "rfc1738" for `check --grammar`
 from .encoding import LEVELS, canonical, compare, equivalent, to_level
 from .context import extract, extract_stream
 from .retrieve import retrieve, RetrievalError, DEFAULT_TOTAL_TIMEOUT
-from .schemes import parse_url
+from .schemes import parse_url, url_record
 
 # %% ../nbs/30_cli.ipynb #d76832b6
 BLOCK = 8192   # lines per write when streaming from a file; one line per write when the input is a pipe or terminal
@@ -54,17 +54,20 @@ def _label(cmd:str, where:str='') -> str:
 def _stream(fn:Callable[[str], str], items:Iterable[str], out:TextIO, err:TextIO, cmd:str='', encoding:str='utf-8',
             line:bool=False, where:str='line') -> int:
     "Write `fn(item)` for each of `items`, one per line (flushed per line if `line`, else in blocks); bad input gives an empty line and a message; returns the number of failures"
-    buf: list[str] = []; bad = 0
+    buf: list[str] = []; msgs: list[str] = []; bad = 0
+    def write() -> None:   # a block's messages, then its lines: one write each (stderr would otherwise cost a system call a message)
+        if msgs: err.write('\n'.join(msgs) + '\n'); msgs.clear()
+        if buf: out.write('\n'.join(buf) + '\n'); buf.clear()
     try:
         for n, item in enumerate(items, 1):
             try: buf.append(fn(_text(item, encoding)))
             except (URIError, _BadInput) as e:
                 buf.append(''); bad += 1
-                print(_label(cmd, f"{where} {n}") + str(e), file=err)
-            if line or len(buf) >= BLOCK: out.write('\n'.join(buf) + '\n'); buf.clear()
-            if line: out.flush()
+                msgs.append(_label(cmd, f"{where} {n}") + str(e))
+            if line or len(buf) >= BLOCK: write()
+            if line: err.flush(); out.flush()
     finally:   # also on Ctrl-C: what was produced is written
-        if buf: out.write('\n'.join(buf) + '\n')
+        write()
     return bad
 
 # %% ../nbs/30_cli.ipynb #c23534f1
@@ -119,29 +122,61 @@ SCHEME_FIELDS = {
     'attributes': "prospero: the attributes", 'content_id': "cid: the content id"}
 _SKIP = {'text', 'scheme', 'fragment'}   # a scheme object's copies of the input and of generic parts
 
-_JSON = json.JSONEncoder(ensure_ascii=False).encode   # one encoder for every line (`json.dumps` with options builds one a call)
-_KEYS: dict[type, tuple[tuple[str, str], ...]] = {}   # scheme class -> its (field, key) pairs (one entry per class)
+_COLUMNS: dict[type, tuple[tuple[int, str], ...]] = {}   # scheme class -> its `_columns`
 
-def _scheme_keys(cls:type) -> tuple[tuple[str, str], ...]:
-    "The (field name, `parse --json` key) pairs of a scheme class, read once per class"
-    k = _KEYS.get(cls)
-    if k is None: k = _KEYS[cls] = tuple((f.name, RENAMED.get(f.name, f.name)) for f in dataclasses.fields(cls) if f.name not in _SKIP)
-    return k
+def _columns(cls:type) -> tuple[tuple[int, str], ...]:
+    "The (field index, `parse --json` key) of each part of scheme class `cls` that `parts` reports, in field order (read once per class)"
+    c = _COLUMNS.get(cls)
+    if c is None: c = _COLUMNS[cls] = tuple((i, RENAMED.get(f.name, f.name)) for i, f in enumerate(dataclasses.fields(cls)) if f.name not in _SKIP)
+    return c
 
 def parts(uri:str) -> dict[str, Any]:
     "The generic parts of `uri` and, where its scheme is known, the scheme's parts, as one flat dict with the keys of `GENERIC_FIELDS` and `SCHEME_FIELDS`"
-    d: dict[str, Any] = parse(uri)._asdict()
-    s = parse_url(uri)
-    d['kind'] = type(s).__name__
-    for name, key in _scheme_keys(type(s)): d[key] = _value(getattr(s, name))
+    g, cls, values = url_record(uri)       # `parse(uri)`, and `parse_url(uri)`'s class and field values (no object built)
+    d: dict[str, Any] = g._asdict()
+    d['kind'] = cls.__name__
+    for i, key in _columns(cls): d[key] = _value(values[i])
     return d
+
+# %% ../nbs/30_cli.ipynb #436562ed
+# `parse -` writes a line of JSON per URL: `_JSON(parts(uri))`, but written straight from the parts, without a dict or a
+# scheme object a line. Each scheme class gets a writer generated once, as source (the way `dataclasses` writes `__init__`
+# and `namedtuple` its methods): one f-string of its keys, written out, and its values, each string escaped by the json
+# module's own C function. The source holds the class's field indices and its keys as JSON strings: nothing of a URL.
+# The test below holds the two equal.
+_JSON = json.JSONEncoder(ensure_ascii=False).encode   # one encoder for every line (`json.dumps` with options builds one a call)
+_STR = json.encoder.encode_basestring                 # a str as a JSON string, non-ASCII kept: what `_JSON` does to a str
+_VALUE = "{'null' if (x := %s) is None else S(x) if type(x) is str else O(x)}"   # one value in the f-string, as `_JSON` writes it
+
+_Writer = Callable[[tuple[Any, ...], tuple[Any, ...]], str]
+_WRITERS: dict[type, _Writer] = {}   # scheme class -> its `_writer`
+
+def _writer(cls:type) -> _Writer:
+    "The function giving `parse -`'s line from the generic parts `g` and the field values `v` of a `cls` object (made once per class)"
+    w = _WRITERS.get(cls)
+    if w is None: w = _WRITERS[cls] = _make_writer(cls)
+    return w
+
+def _make_writer(cls:type) -> _Writer:
+    "`_writer(cls)`, generated"
+    members = [(key, _VALUE % f'g[{k}]') for k, key in enumerate(URI._fields)] + [('kind', _STR(cls.__name__))]
+    members += [(key, _VALUE % f'v[{i}]') for i, key in _columns(cls)]
+    body = '{{' + ', '.join(f"{_STR(key)}: {value}" for key, value in members) + '}}'
+    if '"""' in body or '\\' in body: raise ValueError(f"{cls.__name__}: a field name the writer cannot spell")   # JSON strings of identifiers: never
+    ns: dict[str, Any] = {'S': _STR, 'O': lambda x: _JSON(_value(x))}
+    exec(f'def write(g, v): return f"""{body}"""', ns)
+    return cast(_Writer, ns['write'])
+
+def _json_line(uri:str) -> str:
+    "`_JSON(parts(uri))`: the line `parse -` writes for `uri`"
+    g, cls, values = url_record(uri)
+    return _writer(cls)(g, values)
 
 # %% ../nbs/30_cli.ipynb #76f4c94a
 def _cmd_parse(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
     items, streaming = _inputs(a.uri, stdin)
     if streaming or a.json:
-        dump = lambda u: _JSON(parts(u))
-        return BAD if _stream(dump, items, out, err, a.cmd, a.encoding, streaming and _line_mode(stdin, out), 'line' if streaming else 'argument') else OK
+        return BAD if _stream(_json_line, items, out, err, a.cmd, a.encoding, streaming and _line_mode(stdin, out), 'line' if streaming else 'argument') else OK
     bad = 0
     for n, u in enumerate(items, 1):
         try: d = parts(_text(u, a.encoding))

@@ -4,18 +4,20 @@
 
 # %% auto #0
 __all__ = ['DEFAULT_PORTS', 'URL_CHARS', 'SCHEMES', 'SCHEME_ENTRIES', 'USER_CHARS', 'Source', 'split_url', 'SchemeURL',
-           'GenericURL', 'SchemeEntry', 'register_scheme', 'parse_url', 'IPURL', 'Login', 'parse_login']
+           'GenericURL', 'SchemeEntry', 'register_scheme', 'parse_url', 'url_record', 'IPURL', 'Login', 'parse_login']
 
 # %% ../../nbs/09_specific_schemes.ipynb #6a8d9302
 import re, threading
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from importlib import import_module
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar
 from ..errors import URIError, URISyntaxError, _need_str
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, _many, ESCAPE_RE, RFC1738_UNRESERVED
 from ..encoding import unescape
+from ..syntax import URI, parse
 
 # %% ../../nbs/09_specific_schemes.ipynb #1082616a
 # RFC 1738 §3.2–3.11: "If :<port> is omitted, the port defaults to N"
@@ -181,14 +183,15 @@ def _parser(scheme:str) -> Callable[[Source], SchemeURL]:
 # %% ../../nbs/09_specific_schemes.ipynb #c13ed6a4
 # RFC 1630 "Registration of naming schemes": new schemes may be registered at a later time
 _Parser = Callable[[Source], SchemeURL]                    # a scheme's parser
-_Fast = Callable[[str, str, int], Optional[SchemeURL]]     # a scheme's fast path
+_Fields = tuple[type[SchemeURL], tuple[Any, ...]]          # a scheme object not yet built: its class and its field values, in order
+_Fast = Callable[[str, str, int], Optional[_Fields]]       # a scheme's fast path
 
 class SchemeEntry(NamedTuple):
     "All the edition knows of one scheme, in one registry entry: how to parse it, how to retrieve it, what it risks"
     parser: Optional[_Parser] = None                         # reads a `Source`, returns a `SchemeURL`
     retrieval: Optional[Callable[[Any, Any], bytes]] = None  # (url object, options) -> bytes; `None` where no access algorithm is implemented
     risks: Optional[Callable[[Any, Any, Any], Any]] = None   # (source, url object, common) -> its RFC 1738 §6 risks (`uri1630.security.risks`); `None`: the common checks only
-    fast: Optional[_Fast] = None                             # (text, scheme, start) -> `SchemeURL`, or `None` to let `parser` read (and reject) it
+    fast: Optional[_Fast] = None                             # (text, scheme, start) -> (class, field values), or `None` to let `parser` read (and reject) it
 
 _V = TypeVar('_V')
 class _Registry(dict[str, _V]):
@@ -201,6 +204,8 @@ _get = dict.get                           # a read that loads nothing, for the r
 _ENTRIES: _Registry[SchemeEntry] = _Registry()   # scheme name -> SchemeEntry: the one registry
 _REGISTRY: _Registry[_Parser] = _Registry()      # scheme name -> parser, kept equal to the entries' parsers (read by `parse_url`)
 _FAST: dict[str, _Fast] = {}                     # scheme name -> the entry's `fast`, where it has one (read by `parse_url`)
+_READERS: dict[str, tuple[str, Optional[_Fast]]] = {}   # a scheme name as written -> (lower case, its fast reader): a cache `_register` empties
+_GENERATION = [0]                                # how many times `_register` changed the registry (a reader is cached only if it did not meanwhile)
 _LOCK = threading.Lock()                  # every write to both
 SCHEMES = MappingProxyType(_REGISTRY)     # read-only live view: scheme name -> parser
 SCHEME_ENTRIES = MappingProxyType(_ENTRIES)   # read-only live view: scheme name -> SchemeEntry
@@ -231,6 +236,7 @@ def _register(name:str, slot:str, fn:Callable[..., Any], replace:bool, rule:str)
         if slot == 'parser': _REGISTRY[key] = fn
         if entry.fast is None: _FAST.pop(key, None)
         else: _FAST[key] = entry.fast
+        _GENERATION[0] += 1; _READERS.clear()   # every cached fast reader is read again
 
 def register_scheme(name:str,                               # the scheme name (any case; stored lower-cased)
                     parser:Callable[[Source], SchemeURL],   # reads a `Source`, returns a `SchemeURL`
@@ -252,14 +258,55 @@ def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<
               rfc:str="1738",  # "1738" or "1630": whose reading to follow where the RFCs disagree
              ) -> SchemeURL:
     "Parse `text` into the immutable object of its scheme's class; unknown and `x-` schemes give a `GenericURL`"
-    if rfc == "1738" and type(text) is str:           # the fast path: one regex match for a well-formed URL
-        m = _head().match(text)
+    f = _fast_fields(text) if rfc == "1738" and type(text) is str else None   # the fast path: one regex match for a well-formed URL
+    return _parse_slow(text, rfc) if f is None else f[0](*f[1])
+
+def _reader(name:str) -> tuple[str, Optional[_Fast]]:
+    "A scheme name as written -> (the name in lower case, its fast reader: its entry's; the generic one if it has no parser; else `None`)"
+    r = _READERS.get(name)
+    if r is not None: return r
+    gen, scheme = _GENERATION[0], name.lower()
+    r = scheme, _FAST.get(scheme) or (_fast_generic if scheme not in _BUILTIN and scheme != "url" and _get(_REGISTRY, scheme) is None else None)
+    with _LOCK:
+        if gen == _GENERATION[0]:                        # the registry did not change while we looked
+            if len(_READERS) >= 256: _READERS.clear()    # bounded: hostile input may name a new scheme on every line
+            _READERS[name] = r
+    return r
+
+def _fast_fields(text:str) -> Optional[_Fields]:
+    "The class and field values of `text` read by its scheme's fast path (RFC 1738's reading), or `None`: then the parser must read it"
+    m = _head().match(text)
+    if m is None: return None
+    scheme, fast = _reader(m[1])
+    return None if fast is None else fast(text, scheme, m.end())
+
+_GETTERS: dict[type, Callable[[SchemeURL], tuple[Any, ...]]] = {}   # scheme class -> its `_getter`
+
+def _getter(cls:type[SchemeURL]) -> Callable[[SchemeURL], tuple[Any, ...]]:
+    "A function giving the field values of an object of `cls`, in field order (made once per class)"
+    g = _GETTERS.get(cls)
+    if g is None:
+        get = attrgetter(*(f.name for f in fields(cls)))
+        g = _GETTERS[cls] = get if len(fields(cls)) > 1 else lambda o: (get(o),)
+    return g
+
+_new = tuple.__new__
+
+def url_record(text:str, # a URL, as for `parse_url` (RFC 1738's reading)
+              ) -> tuple[URI, type[SchemeURL], tuple[Any, ...]]:
+    "`parse(text)`, and `parse_url(text)` not yet built (its class and field values in order), from one reading of a well-formed URL"
+    if type(text) is str:
+        m = _record_re().match(text)               # RFC 1630's generic syntax, well formed: the scheme and the generic parts in one match
         if m is not None:
-            scheme = m[1].lower()
-            fast = _FAST.get(scheme) or (_fast_generic if scheme not in _BUILTIN and scheme != "url" and _get(_REGISTRY, scheme) is None else None)
-            obj = fast and fast(text, scheme, m.end())
-            if obj is not None: return obj
-    return _parse_slow(text, rfc)
+            scheme, fast = _reader(m[1])
+            if fast is _fast_generic: return _new(URI, m.groups()), GenericURL, (text, scheme, m[2], m[3], m[4])   # nothing more to read
+            f = fast and fast(text, scheme, m.end(1) + 1)   # the scheme's own fast reader goes on from the colon
+            if f is not None: return _new(URI, m.groups()), f[0], f[1]
+        else:
+            f = _fast_fields(text)
+            if f is not None: return parse(text), f[0], f[1]
+    obj = _parse_slow(text)
+    return parse(text), type(obj), _getter(type(obj))(obj)
 
 def _parse_slow(text:str, rfc:str="1738") -> SchemeURL:
     "`parse_url` by the scheme's parser: the way every URL the fast path does not match goes (and every error is found)"
@@ -279,14 +326,19 @@ def _head() -> re.Pattern[str]:
     return re.compile(f"({_cls(ALPHA)}{_cls(ALPHA + DIGIT + '+-.')}*):")
 
 @lru_cache(maxsize=1)
+def _record_re() -> re.Pattern[str]:
+    "`_head` then `_generic_re`: a well-formed URL of the generic syntax, as scheme, path, search and fragment (`parse`'s split, as a `#` and a `?` can only be delimiters here)"
+    return re.compile(_head().pattern + _generic_re().pattern)
+
+@lru_cache(maxsize=1)
 def _generic_re() -> re.Pattern[str]:
     "RFC 1630's generic `path [ ? search ] [ # fragmentid ]` over `URL_CHARS`, to the end of the text"
     return re.compile(f"({_run(URL_CHARS.replace('?', ''))})(?:\\?({_run(URL_CHARS)}))?(?:#({_run(URL_CHARS)}))?\\Z")
 
-def _fast_generic(text:str, scheme:str, start:int) -> Optional[GenericURL]:
-    "The `GenericURL` of a well-formed URL of an unknown scheme, or `None`"
+def _fast_generic(text:str, scheme:str, start:int) -> Optional[_Fields]:
+    "The `GenericURL` fields of a well-formed URL of an unknown scheme, or `None`"
     m = _generic_re().match(text, start)
-    return None if m is None else GenericURL(text, scheme, *m.groups())
+    return None if m is None else (GenericURL, (text, scheme, *m.groups()))
 
 # %% ../../nbs/09_specific_schemes.ipynb #00539618
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>

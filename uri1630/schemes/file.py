@@ -15,7 +15,7 @@ if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the
 from ..errors import URIError, URISyntaxError, URIEncodingError, _need_str
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from ..encoding import unescape
-from . import SchemeURL, Source, register_scheme, parse_url, _check_host, _register, _run, _HOST_RE, _FRAGMENT_RE
+from . import SchemeURL, Source, register_scheme, parse_url, _check_host, _register, _run, _Fields, _HOST_RE, _FRAGMENT_RE
 
 # %% ../../nbs/18_file.ipynb #4ffae922
 # RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ];  RFC 1630: "similar to the ftp syntax"
@@ -57,10 +57,10 @@ register_scheme("file", _parse_file)
 @lru_cache(maxsize=1)
 def _file_re() -> re.Pattern[str]: return re.compile(f"//({_HOST_RE})?(/{_run(FILE_CHARS['1738'])}){_FRAGMENT_RE}")
 
-def _fast_file(text:str, scheme:str, start:int) -> Optional[FileURL]:
-    "The `FileURL` of a well-formed RFC 1738 file URL, or `None` (then `_parse_file` reads it)"
+def _fast_file(text:str, scheme:str, start:int) -> Optional[_Fields]:
+    "The `FileURL` fields of a well-formed RFC 1738 file URL, or `None` (then `_parse_file` reads it)"
     m = _file_re().match(text, start)
-    return None if m is None else FileURL(text, scheme, m[1] or '', m[2], m[3])
+    return None if m is None else (FileURL, (text, scheme, m[1] or '', m[2], m[3]))
 
 _register("file", "fast", _fast_file, False, "register_scheme")
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
-from . import IPURL, SchemeURL, Source, register_scheme, parse_login, parse_url, _register, _run, _HOST_RE, _PORT_RE, _FRAGMENT_RE
+from . import IPURL, SchemeURL, Source, register_scheme, parse_login, parse_url, _register, _run, _Fields, _HOST_RE, _PORT_RE, _FRAGMENT_RE
 
 # %% ../../nbs/10_http.ipynb #eb92da41
 # RFC 1738 §5: hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise (uchar = unreserved | escape)
@@ -56,12 +56,12 @@ def _http_re() -> re.Pattern[str]:
     ok = HTTP_CHARS["1738"]
     return re.compile(f"//({_HOST_RE})(?::({_PORT_RE}))?(?:/({_run(ok + '/')})(?:\\?({_run(ok)}))?)?{_FRAGMENT_RE}")
 
-def _fast_http(text:str, scheme:str, start:int) -> Optional[HttpURL]:
-    "The `HttpURL` of a well-formed RFC 1738 http URL, or `None` (then `_parse_http` reads it)"
+def _fast_http(text:str, scheme:str, start:int) -> Optional[_Fields]:
+    "The `HttpURL` fields of a well-formed RFC 1738 http URL, or `None` (then `_parse_http` reads it)"
     m = _http_re().match(text, start)
     if m is None: return None
     host, port, path, search, fragment = m.groups()
-    return HttpURL(text, scheme, None, None, host, None if port is None else int(port), path or '', search, fragment)
+    return HttpURL, (text, scheme, None, None, host, None if port is None else int(port), path or '', search, fragment)
 
 _register("http", "fast", _fast_http, False, "register_scheme")
 
