@@ -35,6 +35,7 @@ def _get(mod, name):
 
 resolve, relative = _get("partial", "resolve"), _get("partial", "relative")
 parse_url, extract = _get("schemes", "parse_url"), _get("context", "extract")
+url_record, json_line = _get("schemes", "url_record"), _get("cli", "_json_line")
 risks = _get("security", "risks")
 RESERVED_ESC = ("%2F", "%23", "%3F", "%25")
 
@@ -98,6 +99,15 @@ def t_parse_url(t, t2, pick):
     if parse_url is None: return
     rfc = ("1738", "1630")[pick % 2]
     u = _contract(parse_url, t, rfc)
+    if rfc == "1738" and url_record is not None:     # the CLI's one reading of a line: the same parts and the same verdict
+        r = _contract(url_record, t)
+        assert (r is None) == (u is None), (t, r, u)
+        if r is not None:
+            assert r[0] == parse(t) and r[1] is type(u) and r[1](*r[2]) == u, (t, r, u)
+            if json_line is not None:
+                import json
+                from uri1630.cli import parts
+                assert json.loads(json_line(t)) == parts(t), t
     if u is None: return
     hash(u); s = str(u)
     assert isinstance(s, str) and s in t
