@@ -18,8 +18,7 @@ from .syntax import URI, parse
 # %% ../nbs/06_encoding.ipynb #2a5f9b5e
 ALNUM = ALPHA + DIGIT
 ESCAPE_SAFE = SAFE + "\"'(),"   # safe + extra, less the reserved "*" and "!"
-_HEXU = "0123456789ABCDEF"
-_PCT = tuple(f"%{_HEXU[b >> 4]}{_HEXU[b & 15]}" for b in range(256))   # byte -> "%XX"
+_PCT = tuple(f"%{b:02X}" for b in range(256))   # byte -> "%XX", upper-case hex
 
 def _encode_char(c:str, encoding:str, text:str, pos:int) -> str:
     "The escapes for character `c` (at `pos` in `text`) under `encoding`"

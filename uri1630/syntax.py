@@ -6,6 +6,7 @@
 __all__ = ['URI', 'parse', 'is_absolute', 'segments']
 
 # %% ../nbs/03_uri_syntax.ipynb #aadfe9d1
+from string import ascii_letters
 from typing import Any, NamedTuple, Optional
 from .errors import _need_str
 
@@ -39,7 +40,7 @@ class URI(NamedTuple):
 
 # %% ../nbs/03_uri_syntax.ipynb #c7827b41
 _new = tuple.__new__
-_LETTERS = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ')
+_LETTERS = frozenset(ascii_letters)   # RFC 1630 `alpha` (spelled out in `grammar.ALPHA`, which this module is below)
 
 def parse(text:str, # any string: a URI, a partial form, or text that is neither
          ) -> URI:
