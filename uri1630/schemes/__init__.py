@@ -294,7 +294,7 @@ _new = tuple.__new__
 
 def url_record(text:str, # a URL, as for `parse_url` (RFC 1738's reading)
               ) -> tuple[URI, type[SchemeURL], tuple[Any, ...]]:
-    "`parse(text)`, and `parse_url(text)` not yet built (its class and field values in order), from one reading of a well-formed URL"
+    "`parse(text)`, and `parse_url(text)` not yet built (its class, and its field values in order: plain data, a password as written), from one reading"
     if type(text) is str:
         m = _record_re().match(text)               # RFC 1630's generic syntax, well formed: the scheme and the generic parts in one match
         if m is not None:
