@@ -33,10 +33,28 @@ class FileURL(SchemeURL):
         "The decoded directory levels and name: the path split at each `/` before decoding"
         return tuple(unescape(s) for s in self.path[1:].split('/'))
 
-    if TYPE_CHECKING:           # for type checkers: the property and method defined below (`_is_local`, `_to_local_path`)
-        @property
-        def is_local(self) -> bool: ...
-        def to_local_path(self, style:Optional[str]=None, encoding:str="utf-8") -> str: ...
+    # RFC 1630 "file": "A void host field is equivalent to "localhost"" (see "Whose file?")
+    @property
+    def is_local(self) -> bool:
+        "`True` for a void host or `localhost`: the file is on whatever machine interprets the URL"
+        return self.host == '' or self.host.lower() == 'localhost'
+
+    # RFC 1630 "file": the client converts the file URL into a file name in the local file name conventions
+    # (see "The local file name" below, with `_SEPS`, `_local_levels` and `_join_levels`)
+    def to_local_path(self,
+                      style:Optional[str]=None,  # "posix", "windows" or "vms"; `None`: the running system's
+                      encoding:str="utf-8",      # how a level's octets become a file name: "utf-8" (as file systems expect) or "latin-1"
+                     ) -> str:
+        "The local file name of this URL; `URIError` if the file is on another host, or a level cannot be named or would leave its directory"
+        style = style or ("windows" if os.name == "nt" else "posix")
+        if style not in _SEPS: raise ValueError(f"style must be one of {sorted(_SEPS)}, not {style!r}")
+        _need_str(encoding, 'encoding')
+        try: b''.decode(encoding)
+        except LookupError: raise ValueError(f"encoding must be a text encoding such as 'utf-8' or 'latin-1', not {encoding[:40]!r}") from None
+        if not self.is_local:
+            raise URIError(f"the file is on host {self.host!r}, not this machine; its path cannot be used here", self.text, len(self.scheme) + 3, 'file-host')
+        t = self.text; pos = t.find('//') + 2 + len(self.host) + 1            # the first level, after the path's "/"
+        return _join_levels(_local_levels(t, pos, self.path[1:].split('/'), style, encoding), style)
 
 # %% ../../nbs/18_file.ipynb #68e8d911
 # RFC 1738 §5: fileurl = "file://" [ host | "localhost" ] "/" fpath
@@ -64,16 +82,8 @@ def _fast_file(text:str, scheme:str, start:int) -> Optional[_Fields]:
 
 _register("file", "fast", _fast_file, False, "register_scheme")
 
-# %% ../../nbs/18_file.ipynb #add01d49
-# RFC 1630 "file": "A void host field is equivalent to "localhost""
-def _is_local(self:FileURL) -> bool:
-    "`True` for a void host or `localhost`: the file is on whatever machine interprets the URL"
-    return self.host == '' or self.host.lower() == 'localhost'
-
-setattr(FileURL, 'is_local', property(_is_local))   # as `FileURL.is_local = property(_is_local)`; the class declares it for type checkers
-
 # %% ../../nbs/18_file.ipynb #a745cf77
-# RFC 1630 "file": the client converts the file URL into a file name in the local file name conventions
+# RFC 1630 "file": the client converts the file URL into a file name in the local file name conventions (`FileURL.to_local_path`)
 _SEPS = {"posix": "/", "windows": "\\/", "vms": "[]:/"}     # characters a decoded level may not hold
 
 def _decode_level(text:str, start:int, end:int, encoding:str) -> str:
@@ -88,21 +98,6 @@ def _decode_level(text:str, start:int, end:int, encoding:str) -> str:
                                text, where[e.start] if e.start < len(where) else start, 'file-path') from None
     except UnicodeError as e:
         raise URIEncodingError(f"this level cannot be decoded as {encoding}: {e}", text, start, 'file-path') from None
-
-def _to_local_path(self:FileURL,
-                   style:Optional[str]=None,  # "posix", "windows" or "vms"; `None`: the running system's
-                   encoding:str="utf-8",      # how a level's octets become a file name: "utf-8" (as file systems expect) or "latin-1"
-                  ) -> str:
-    "The local file name of this URL; `URIError` if the file is on another host, or a level cannot be named or would leave its directory"
-    style = style or ("windows" if os.name == "nt" else "posix")
-    if style not in _SEPS: raise ValueError(f"style must be one of {sorted(_SEPS)}, not {style!r}")
-    _need_str(encoding, 'encoding')
-    try: b''.decode(encoding)
-    except LookupError: raise ValueError(f"encoding must be a text encoding such as 'utf-8' or 'latin-1', not {encoding[:40]!r}") from None
-    if not self.is_local:
-        raise URIError(f"the file is on host {self.host!r}, not this machine; its path cannot be used here", self.text, len(self.scheme) + 3, 'file-host')
-    t = self.text; pos = t.find('//') + 2 + len(self.host) + 1            # the first level, after the path's "/"
-    return _join_levels(_local_levels(t, pos, self.path[1:].split('/'), style, encoding), style)
 
 def _local_levels(t:str, pos:int, raws:list[str], style:str, encoding:str) -> list[str]:
     "The decoded levels (`raws` as written, the first at index `pos` of `t`), each one file name of `style`"
@@ -123,8 +118,6 @@ def _join_levels(segs:list[str], style:str) -> str:
         if len(segs[0]) == 2 and segs[0][0].isalpha() and segs[0][1] in ':|': return segs[0][0] + ":\\" + "\\".join(segs[1:])
         return "\\" + "\\".join(segs)
     return (f"{segs[0]}:[{'.'.join(segs[1:-1])}]{segs[-1]}" if len(segs) > 1 else segs[0]).upper()
-
-setattr(FileURL, 'to_local_path', _to_local_path)   # as `FileURL.to_local_path = _to_local_path`; the class declares it for type checkers
 
 # %% ../../nbs/18_file.ipynb #b1a7c44a
 import stat

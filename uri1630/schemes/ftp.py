@@ -27,9 +27,25 @@ class FtpURL(IPURL):
     name: str                   # decoded argument of RETR (or NLST); `''` when empty or absent
     typecode: Optional[str]     # 'a', 'i' or 'd' (RFC 1738); RFC 959 codes 'A', 'AN', 'E', 'I', 'L8', ... or 'd' (RFC 1630); None
     fragment: Optional[str]     # the fragment id, as written; `None` when absent
-    if TYPE_CHECKING:           # for type checkers: the method defined below (`_commands`)
-        def commands(self, anonymous_password:str="anonymous@", password:Optional[str]=None,
-                     default_type:Optional[str]=None) -> Tuple[str, ...]: ...
+
+    # RFC 1738 §3.2.1–3.2.2: USER/PASS, each <cwd> to CWD, then TYPE + RETR <name>, or NLST <name> for d
+    # (see "The command sequence" below, with the argument checks `_arg` and `_type_arg` it uses)
+    def commands(self,
+                 anonymous_password:str="anonymous@",  # the PASS of the anonymous convention: the end user's Internet mail address
+                 password:Optional[str]=None,           # the PASS to send when the URL gives a user but no password (asked of the user)
+                 default_type:Optional[str]=None,       # TYPE to send when the URL has no type code ("the client must guess"); None: no TYPE
+                ) -> Tuple[str, ...]:
+        "The FTP commands (without CR LF) RFC 1738 §3.2 prescribes for this URL: login, CWDs, then TYPE and RETR, or NLST"
+        if self.user is None: out = ["USER anonymous", "PASS " + _arg(self, "anonymous password", anonymous_password)]
+        else:
+            out = ["USER " + _arg(self, "user name", self.user)]
+            pw = self.password if self.password is not None else password
+            if pw is not None: out.append("PASS " + _arg(self, "password", pw))
+        out += ["CWD " + _arg(self, "CWD argument", c) for c in self.cwd]
+        name, code = _arg(self, "file name", self.name), self.typecode or default_type
+        if code == 'd' or (code is None and name == ''): out.append(f"NLST {name}" if name else "NLST")
+        else: out += ([f"TYPE {_type_arg(code)}"] if code else []) + [f"RETR {name}"]
+        return tuple(out)
 
 # %% ../../nbs/11_ftp.ipynb #a991a646
 # RFC 1738: ftptype = A | I | D | a | i | d;  RFC 1630: ftptype  A formcode | E formcode | I | L digits
@@ -86,27 +102,6 @@ def _type_arg(code:str) -> str:
     "The argument of TYPE for a type code: RFC 959 with the space put back"
     code = code.upper()
     return code[0] + ' ' + code[1:] if len(code) > 1 else code
-
-# %% ../../nbs/11_ftp.ipynb #f1ed23e9
-# RFC 1738 §3.2.1–3.2.2: USER/PASS, each <cwd> to CWD, then TYPE + RETR <name>, or NLST <name> for d
-def _commands(self:FtpURL,
-              anonymous_password:str="anonymous@",  # the PASS of the anonymous convention: the end user's Internet mail address
-              password:Optional[str]=None,           # the PASS to send when the URL gives a user but no password (asked of the user)
-              default_type:Optional[str]=None,       # TYPE to send when the URL has no type code ("the client must guess"); None: no TYPE
-             ) -> Tuple[str, ...]:
-    "The FTP commands (without CR LF) RFC 1738 §3.2 prescribes for this URL: login, CWDs, then TYPE and RETR, or NLST"
-    if self.user is None: out = ["USER anonymous", "PASS " + _arg(self, "anonymous password", anonymous_password)]
-    else:
-        out = ["USER " + _arg(self, "user name", self.user)]
-        pw = self.password if self.password is not None else password
-        if pw is not None: out.append("PASS " + _arg(self, "password", pw))
-    out += ["CWD " + _arg(self, "CWD argument", c) for c in self.cwd]
-    name, code = _arg(self, "file name", self.name), self.typecode or default_type
-    if code == 'd' or (code is None and name == ''): out.append(f"NLST {name}" if name else "NLST")
-    else: out += ([f"TYPE {_type_arg(code)}"] if code else []) + [f"RETR {name}"]
-    return tuple(out)
-
-setattr(FtpURL, 'commands', _commands)   # as `FtpURL.commands = _commands`; the class declares it for type checkers
 
 # %% ../../nbs/11_ftp.ipynb #32110bbe
 import re

@@ -32,10 +32,26 @@ class GopherURL(IPURL):
         "RFC 1630's command string: the decoded selector, search and Gopher+ string, tab-separated, without CR LF"
         return '\t'.join(p for p in (self.selector, self.search, self.gopher_plus) if p is not None)
 
-    if TYPE_CHECKING:            # for type checkers: the property and method defined below (`_ask_block`, `_request`)
-        @property
-        def ask_block(self) -> Optional[int]: ...
-        def request(self) -> str: ...
+    # RFC 1738 §3.4.9 (see "Gopher+ electronic forms" below, with `_plus_start` and `_ASK_HEAD`)
+    @property
+    def ask_block(self) -> Optional[int]:
+        "Index in `text` of this URL's Gopher+ ASK block (RFC 1738 §3.4.9), or `None` if it has none"
+        g = self.gopher_plus
+        return _plus_start(self) if g is not None and g.startswith(_ASK_HEAD) else None
+
+    # RFC 1738 §3.4.2–3.4.3, §3.4.9 (see "The request" below, with the line checks `_line` and `_ask_lines`)
+    def request(self) -> str:
+        "The exact string sent to the server: selector, TAB + search, TAB + Gopher+ string, CR LF (RFC 1738 §3.4)"
+        sel = _line(self, "selector", self.selector)
+        if self.search is None: return sel + "\r\n"
+        s = _line(self, "search", self.search)
+        g = self.gopher_plus
+        if g is None: return f"{sel}\t{s}\r\n"
+        if g.startswith(_ASK_HEAD):                                   # §3.4.9: an ASK block, sent as written, line by line checked
+            if not g.endswith(_ASK_TAIL):
+                raise URIError("a Gopher+ ASK block (+%091%0D%0A...) ends with %0D%0A.%0D%0A", self.text, len(self.text), 'gopher+_string')
+            return sel + "\t" + (s + "\t" if s else "") + _ask_lines(self)
+        return f"{sel}\t{s}\t{_line(self, 'Gopher+ string', g)}\r\n"
 
 # %% ../../nbs/12_gopher.ipynb #3c724493
 # RFC 1738 §5: gopherurl = "gopher://" hostport [ / [ gtype [ selector [ "%09" search [ "%09" gopher+_string ]]]]]
@@ -88,17 +104,10 @@ def _plus_start(self:GopherURL) -> int:
     k += 3 if t.startswith('%', k) else 1                          # the gtype, maybe escaped
     return u.find('%09', u.find('%09', k) + 3) + 3
 
-def _ask_block(self:GopherURL) -> Optional[int]:
-    "Index in `text` of this URL's Gopher+ ASK block (RFC 1738 §3.4.9), or `None` if it has none"
-    g = self.gopher_plus
-    return _plus_start(self) if g is not None and g.startswith(_ASK_HEAD) else None
-
-setattr(GopherURL, 'ask_block', property(_ask_block))   # as `GopherURL.ask_block = property(_ask_block)`; the class declares it for type checkers
-
 def _ask_lines(self:GopherURL) -> str:
     "The ASK block, checked line by line: only §3.4.9's CR LFs end lines; no value holds CR, LF, NUL or is a lone `.`"
     g, t, p = self.gopher_plus, self.text, _plus_start(self)
-    assert g is not None                                            # `_request` calls this only for a Gopher+ string
+    assert g is not None                                            # `request()` calls this only for a Gopher+ string
     if not g.endswith(_ASK_TAIL) or not g.startswith(_ASK_HEAD + _ASK_DATA[:-2]):
         raise URIError("a Gopher+ ASK block is +%091%0D%0A+-1%0D%0A, the values each ending in %0D%0A, then .%0D%0A (RFC 1738 §3.4.9)",
                        t, p, 'gopher+_string')
@@ -115,21 +124,6 @@ def _ask_lines(self:GopherURL) -> str:
             raise URIError("an ASK value '.' would end the form early: the lines after it would be sent as extra requests (RFC 1738 §6)",
                            t, pos[a], 'gopher+_string')
     return g
-
-def _request(self:GopherURL) -> str:
-    "The exact string sent to the server: selector, TAB + search, TAB + Gopher+ string, CR LF (RFC 1738 §3.4)"
-    sel = _line(self, "selector", self.selector)
-    if self.search is None: return sel + "\r\n"
-    s = _line(self, "search", self.search)
-    g = self.gopher_plus
-    if g is None: return f"{sel}\t{s}\r\n"
-    if g.startswith(_ASK_HEAD):                                   # §3.4.9: an ASK block, sent as written, line by line checked
-        if not g.endswith(_ASK_TAIL):
-            raise URIError("a Gopher+ ASK block (+%091%0D%0A...) ends with %0D%0A.%0D%0A", self.text, len(self.text), 'gopher+_string')
-        return sel + "\t" + (s + "\t" if s else "") + _ask_lines(self)
-    return f"{sel}\t{s}\t{_line(self, 'Gopher+ string', g)}\r\n"
-
-setattr(GopherURL, 'request', _request)   # as `GopherURL.request = _request`; the class declares it for type checkers
 
 # %% ../../nbs/12_gopher.ipynb #ddd66bb5
 import re

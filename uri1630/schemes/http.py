@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
@@ -29,8 +29,15 @@ class HttpURL(IPURL):
     path: str                 # the url-path after the host's `/`, as written (escapes kept); `''` when void or absent
     search: Optional[str]     # the search part after `?`, as written; `None` when absent
     fragment: Optional[str]   # the fragment id, as written; `None` when absent
-    request_target: ClassVar[Callable[["HttpURL"], str]]   # methods, defined below
-    proxy_target: ClassVar[Callable[["HttpURL"], str]]
+
+    # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details" (see "What is sent to the server")
+    def request_target(self) -> str:
+        "The string sent to the server itself: `/`, the path, and `?search` if present; never the fragment"
+        return '/' + self.path + ('' if self.search is None else '?' + self.search)
+
+    def proxy_target(self) -> str:
+        "The string sent to a gateway (proxy): the entire URI as written, without the fragment id"
+        return self.text if self.fragment is None else self.text[:len(self.text) - len(self.fragment) - 1]
 
 # %% ../../nbs/10_http.ipynb #2b614ae1
 # RFC 1630: httpaddress  h t t p : / / hostport [ / path ] [ ? search ]
@@ -64,18 +71,6 @@ def _fast_http(text:str, scheme:str, start:int) -> Optional[_Fields]:
     return HttpURL, (text, scheme, None, None, host, None if port is None else int(port), path or '', search, fragment)
 
 _register("http", "fast", _fast_http, False, "register_scheme")
-
-# %% ../../nbs/10_http.ipynb #c7d370ba
-# RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
-def _request_target(self:HttpURL) -> str:
-    "The string sent to the server itself: `/`, the path, and `?search` if present; never the fragment"
-    return '/' + self.path + ('' if self.search is None else '?' + self.search)
-
-def _proxy_target(self:HttpURL) -> str:
-    "The string sent to a gateway (proxy): the entire URI as written, without the fragment id"
-    return self.text if self.fragment is None else self.text[:len(self.text) - len(self.fragment) - 1]
-
-HttpURL.request_target, HttpURL.proxy_target = _request_target, _proxy_target
 
 # %% ../../nbs/10_http.ipynb #55bd130d
 # RFC 1738 §3.3: http://<host>:<port>/<path>?<searchpart>: the login ends at "/" or "?"

@@ -7,7 +7,7 @@ __all__ = ['NewsURL']
 
 # %% ../../nbs/14_news.ipynb #17aa5f0a
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Optional, Tuple
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
 from ..encoding import unescape
@@ -21,7 +21,6 @@ class NewsURL(SchemeURL):
     group: Optional[str]        # the newsgroup name, or "*"; `None` for an article
     message_id: Optional[str]   # the Message-ID without its `<>`; `None` for a group
     fragment: Optional[str]     # the fragment id, as written; `None` when absent
-    commands: ClassVar[Callable[["NewsURL"], Tuple[str, ...]]]   # a method, defined below
 
     @property
     def all_groups(self) -> bool:
@@ -32,6 +31,16 @@ class NewsURL(SchemeURL):
     def hierarchy(self) -> Tuple[str, ...]:
         "The period-delimited parts of the group name (`()` for an article or `*`)"
         return () if self.group in (None, '*') else tuple(self.group.split('.'))
+
+    # RFC 1630 "News": "may be dereferenced using NNTP" (see "Dereferencing: NNTP commands")
+    def commands(self) -> Tuple[str, ...]:
+        "The RFC 977 commands that fetch this group or article from the local news host"
+        arg = self.message_id if self.group is None else self.group
+        assert arg is not None              # a NewsURL has a group or a message id
+        bad = next((i for i, c in enumerate(arg) if c in '\r\n\0'), None)
+        if bad is not None: raise URIError(f"the decoded name holds {arg[bad]!r}, which would end the NNTP command", str(self), None, 'commands')
+        if self.all_groups: return ("LIST",)
+        return (f"ARTICLE <{arg}>",) if self.group is None else (f"GROUP {arg}",)
 
 # %% ../../nbs/14_news.ipynb #5cda732d
 def _parse_news(src:Source) -> NewsURL:
@@ -44,18 +53,6 @@ def _parse_news(src:Source) -> NewsURL:
     return NewsURL(src.url, src.scheme, unescape(part), None, src.fragment)
 
 register_scheme("news", _parse_news)
-
-# %% ../../nbs/14_news.ipynb #1a366537
-def _commands(self:NewsURL) -> Tuple[str, ...]:
-    "The RFC 977 commands that fetch this group or article from the local news host"
-    arg = self.message_id if self.group is None else self.group
-    assert arg is not None              # a NewsURL has a group or a message id
-    bad = next((i for i, c in enumerate(arg) if c in '\r\n\0'), None)
-    if bad is not None: raise URIError(f"the decoded name holds {arg[bad]!r}, which would end the NNTP command", str(self), None, 'commands')
-    if self.all_groups: return ("LIST",)
-    return (f"ARTICLE <{arg}>",) if self.group is None else (f"GROUP {arg}",)
-
-NewsURL.commands = _commands
 
 # %% ../../nbs/14_news.ipynb #a31a4b60
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:

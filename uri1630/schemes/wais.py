@@ -32,15 +32,32 @@ class WaisURL(IPURL):
     wtype: Optional[str]      # decoded WAIS type of a document; `None` unless a document
     wpath: Optional[str]      # the document's wpath, as written; `None` unless a document
     fragment: Optional[str]   # the fragment id, as written; `None` when absent
-    if TYPE_CHECKING:         # for type checkers: the properties defined below (`_kind`, `_words`, ...)
-        @property
-        def kind(self) -> str: ...
-        @property
-        def words(self) -> Optional[Tuple[str, ...]]: ...
-        @property
-        def document_id(self) -> Optional[str]: ...
-        @property
-        def wpath_fields(self) -> Optional[Tuple[Tuple[int, str], ...]]: ...
+
+    # RFC 1738 §3.9: the first form designates a database, the second a search, the third a document (see "What each form means")
+    @property
+    def kind(self) -> str:
+        "'database', 'search' or 'document': which of RFC 1738's three forms this is"
+        return 'search' if self.search is not None else 'document' if self.wtype is not None else 'database'
+
+    @property
+    def words(self) -> Optional[Tuple[str, ...]]:
+        "The decoded search words (`+` separates them; `%2B` is a real plus); `None` when there is no search"
+        return None if self.search is None else tuple(decode_search(self.search))
+
+    @property
+    def document_id(self) -> Optional[str]:
+        "RFC 1738's view: the whole wpath decoded, an opaque document-id; `None` unless a document"
+        return None if self.wpath is None else unescape(self.wpath)
+
+    # RFC 1630: wpath  digits = path ;  [ wpath ] (checked by `_wpath_1630`, defined with the parser)
+    @property
+    def wpath_fields(self) -> Optional[Tuple[Tuple[int, str], ...]]:
+        "RFC 1630's view: the `(field number, decoded contents)` of each `digits=path;` field; `None` unless a document"
+        if self.wpath is None: return None
+        w, t = self.wpath, self.text
+        end = len(t) - (0 if self.fragment is None else len(self.fragment) + 1)
+        _wpath_1630(Source(t, self.scheme, end - len(w), end, self.fragment, t, "1630"), end - len(w), end)
+        return tuple((int(f[:f.index('=')]), unescape(f[f.index('=') + 1:])) for f in w.split(';')[:-1])
 
 # %% ../../nbs/17_wais.ipynb #697638ff
 # RFC 1630: wpath  digits = path ;  [ wpath ]
@@ -80,32 +97,6 @@ def _parse_wais(src:Source) -> WaisURL:
     return mk(db, None, wtype, t[s2 + 1:end])
 
 register_scheme("wais", _parse_wais)
-
-# %% ../../nbs/17_wais.ipynb #4a491602
-# RFC 1738 §3.9: the first form designates a database, the second a search, the third a document
-def _kind(self:WaisURL) -> str:
-    "'database', 'search' or 'document': which of RFC 1738's three forms this is"
-    return 'search' if self.search is not None else 'document' if self.wtype is not None else 'database'
-
-def _words(self:WaisURL) -> Optional[Tuple[str, ...]]:
-    "The decoded search words (`+` separates them; `%2B` is a real plus); `None` when there is no search"
-    return None if self.search is None else tuple(decode_search(self.search))
-
-def _document_id(self:WaisURL) -> Optional[str]:
-    "RFC 1738's view: the whole wpath decoded, an opaque document-id; `None` unless a document"
-    return None if self.wpath is None else unescape(self.wpath)
-
-def _wpath_fields(self:WaisURL) -> Optional[Tuple[Tuple[int, str], ...]]:
-    "RFC 1630's view: the `(field number, decoded contents)` of each `digits=path;` field; `None` unless a document"
-    if self.wpath is None: return None
-    w, t = self.wpath, self.text
-    end = len(t) - (0 if self.fragment is None else len(self.fragment) + 1)
-    _wpath_1630(Source(t, self.scheme, end - len(w), end, self.fragment, t, "1630"), end - len(w), end)
-    return tuple((int(f[:f.index('=')]), unescape(f[f.index('=') + 1:])) for f in w.split(';')[:-1])
-
-# as `WaisURL.kind = property(_kind)`, ...; the class declares them for type checkers
-setattr(WaisURL, 'kind', property(_kind)); setattr(WaisURL, 'words', property(_words))
-setattr(WaisURL, 'document_id', property(_document_id)); setattr(WaisURL, 'wpath_fields', property(_wpath_fields))
 
 # %% ../../nbs/17_wais.ipynb #9894891e
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
