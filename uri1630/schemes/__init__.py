@@ -13,7 +13,7 @@ from functools import lru_cache
 from importlib import import_module
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar
+from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar, cast
 from ..errors import URIError, URISyntaxError, _need_str
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, _many, ESCAPE_RE, RFC1738_UNRESERVED
 from ..encoding import unescape
@@ -194,11 +194,19 @@ class SchemeEntry(NamedTuple):
     fast: Optional[_Fast] = None                             # (text, scheme, start) -> (class, field values), or `None` to let `parser` read (and reject) it
 
 _V = TypeVar('_V')
+_F = TypeVar('_F', bound=Callable[..., Any])
+
+def _loading(read:_F) -> _F:
+    "The dict method `read`, importing the built-in scheme modules first"
+    def method(self:dict[str, Any], *a:Any) -> Any: _load_builtins(); return read(self, *a)
+    return cast(_F, method)
+
 class _Registry(dict[str, _V]):
     "A dict whose every read (through `SCHEMES` or `SCHEME_ENTRIES`) first imports the built-in scheme modules, so that it lists them all"
-for _m in ('__getitem__', '__contains__', '__iter__', '__len__', '__eq__', '__repr__', 'get', 'keys', 'values', 'items', 'copy'):
-    def _read(self:dict[str, Any], *a:Any, _f:Callable[..., Any]=getattr(dict, _m)) -> Any: _load_builtins(); return _f(self, *a)
-    setattr(_Registry, _m, _read)
+    __getitem__ = _loading(dict.__getitem__); __contains__ = _loading(dict.__contains__); __iter__ = _loading(dict.__iter__)
+    __len__ = _loading(dict.__len__); __eq__ = _loading(dict.__eq__); __repr__ = _loading(dict.__repr__)
+    get = _loading(dict.get); keys = _loading(dict.keys); values = _loading(dict.values); items = _loading(dict.items)
+    copy = _loading(dict.copy)
 _get = dict.get                           # a read that loads nothing, for the registry's own use
 
 _ENTRIES: _Registry[SchemeEntry] = _Registry()   # scheme name -> SchemeEntry: the one registry
@@ -207,8 +215,8 @@ _FAST: dict[str, _Fast] = {}                     # scheme name -> the entry's `f
 _READERS: dict[str, tuple[str, Optional[_Fast]]] = {}   # a scheme name as written -> (lower case, its fast reader): a cache `_register` empties
 _GENERATION = [0]                                # how many times `_register` changed the registry (a reader is cached only if it did not meanwhile)
 _LOCK = threading.Lock()                  # every write to both
-SCHEMES = MappingProxyType(_REGISTRY)     # read-only live view: scheme name -> parser
-SCHEME_ENTRIES = MappingProxyType(_ENTRIES)   # read-only live view: scheme name -> SchemeEntry
+SCHEMES: MappingProxyType[str, _Parser] = MappingProxyType(_REGISTRY)     # read-only live view: scheme name -> parser
+SCHEME_ENTRIES: MappingProxyType[str, SchemeEntry] = MappingProxyType(_ENTRIES)   # read-only live view: scheme name -> SchemeEntry
 
 def _fingerprint(f:Callable[..., object]) -> tuple[object, ...]:
     "What makes two parser functions the same one, defined again (a reloaded module, a re-run notebook cell)"
