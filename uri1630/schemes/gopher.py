@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_SAFE, RFC1738_EXTRA, RFC1738_RESERVED
 from . import IPURL, Source, register_scheme, parse_login, parse_url, URL_CHARS
 
 # %% ../../nbs/12_gopher.ipynb #a4db8273
@@ -84,29 +84,29 @@ def _esc_pos(text:str, chars:str='\r\n\0', start:int=0) -> Optional[int]:
     u = text.upper()
     return min((p for p in (u.find(f"%{ord(c):02X}", start) for c in chars) if p >= 0), default=None)
 
-def _line(self:GopherURL, what:str, value:str, allow_crlf:bool=False) -> str:
+def _line(url:GopherURL, what:str, value:str, allow_crlf:bool=False) -> str:
     "`value`, unless a decoded CR, LF or NUL in it would end the request line early"
     refused = '\0' if allow_crlf else '\r\n\0'    # the parts before `value` were checked: its escape is the first one
     if any(c in value for c in refused):
-        p = _esc_pos(self.text, refused)
-        bad = chr(int(self.text[p + 1:p + 3], 16)) if p is not None else next(c for c in refused if c in value)
-        raise URIError(f"the {what} holds {bad!r}, which would end the gopher request line early", self.text, p, 'gopher-request')
+        p = _esc_pos(url.text, refused)
+        bad = chr(int(url.text[p + 1:p + 3], 16)) if p is not None else next(c for c in refused if c in value)
+        raise URIError(f"the {what} holds {bad!r}, which would end the gopher request line early", url.text, p, 'gopher-request')
     return value
 
 # %% ../../nbs/12_gopher.ipynb #93fe93cb
 # RFC 1738 §3.4.9: +%091%0D%0A+-1%0D%0A<ask_item1_value>%0D%0A…%0D%0A.%0D%0A
 _ASK_HEAD, _ASK_DATA, _ASK_TAIL = "+\t1\r\n", "+-1\r\n", "\r\n.\r\n"
 
-def _plus_start(self:GopherURL) -> int:
+def _plus_start(url:GopherURL) -> int:
     "Index in `text` of the Gopher+ string (after the second `%09`)"
-    t = self.text; u = t.upper()
+    t = url.text; u = t.upper()
     k = t.find('/', t.find('//') + 2) + 1
     k += 3 if t.startswith('%', k) else 1                          # the gtype, maybe escaped
     return u.find('%09', u.find('%09', k) + 3) + 3
 
-def _ask_lines(self:GopherURL) -> str:
+def _ask_lines(url:GopherURL) -> str:
     "The ASK block, checked line by line: only §3.4.9's CR LFs end lines; no value holds CR, LF, NUL or is a lone `.`"
-    g, t, p = self.gopher_plus, self.text, _plus_start(self)
+    g, t, p = url.gopher_plus, url.text, _plus_start(url)
     assert g is not None                                            # `request()` calls this only for a Gopher+ string
     if not g.endswith(_ASK_TAIL) or not g.startswith(_ASK_HEAD + _ASK_DATA[:-2]):
         raise URIError("a Gopher+ ASK block is +%091%0D%0A+-1%0D%0A, the values each ending in %0D%0A, then .%0D%0A (RFC 1738 §3.4.9)",
@@ -186,7 +186,7 @@ class MenuItem(NamedTuple):
         port = '' if self.port == 70 else f":{self.port}"
         return f"gopher://{self.host}{port}/{self.gtype}{escape(self.selector, safe=_GOPHER_SAFE)}"
 
-_GOPHER_SAFE = "$-_.+!*'(),;/:@&="   # RFC 1738 safe, extra and reserved, less '?' and '#' (and '%', always encoded)
+_GOPHER_SAFE = RFC1738_SAFE + RFC1738_EXTRA + RFC1738_RESERVED.replace('?', '')   # RFC 1738 safe, extra and reserved, less '?' and '#' (and '%', always encoded)
 
 # %% ../../nbs/12_gopher.ipynb #43bac0e3
 def _menu_item(line:str, n:int, hosts:dict[str, str]) -> Optional[MenuItem]:

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
+from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from . import IPURL, SchemeURL, Source, register_scheme, parse_login, parse_url, _register, _run, _Fields, _HOST_RE, _PORT_RE, _FRAGMENT_RE
 
 # %% ../../nbs/10_http.ipynb #eb92da41
@@ -137,16 +137,18 @@ def _http_head(c:'_Conn', command:str) -> tuple[int, str, dict[str, str]]:
     return int(m[3]), (m[4] or b'').decode('latin-1'), headers
 
 # %% ../../nbs/10_http.ipynb #0e5c3a7d
+_HEX_OCTETS = frozenset(HEX.encode('ascii'))   # RFC 2616 §3.6.1: chunk-size = 1*HEX
+
 def _http_body(c:'_Conn', status:int, headers:dict[str, str], command:str) -> bytes:
-    from uri1630.retrieve import _number      # the transport, imported on the first retrieval
     "Read the body the headers announce: chunked, `Content-Length` octets, or to the close"
+    from uri1630.retrieve import _number      # the transport, imported on the first retrieval
     if 100 <= status < 200 or status in (204, 304): return b''
     te = headers.get('transfer-encoding', 'identity').lower()
     if te == 'chunked':
         body = bytearray()
         while True:
             size = c.readline('a chunk size').split(b';')[0].strip()
-            if not size or any(ch not in b'0123456789abcdefABCDEF' for ch in size): c.fail(f"malformed chunk size {size[:20]!r}", status, command)
+            if not size or any(ch not in _HEX_OCTETS for ch in size): c.fail(f"malformed chunk size {size[:20]!r}", status, command)
             n = _number(c, size, 16, 'chunk size', command, status)
             if n == 0: break
             if len(body) + n > c.max_bytes: c.fail(f"the chunked body is more than max_bytes={c.max_bytes} octets", status, command)
