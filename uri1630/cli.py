@@ -170,7 +170,7 @@ def _make_writer(cls:type) -> _Writer:
 def _json_line(uri:str) -> str:
     "`_JSON(parts(uri))`: the line `parse -` writes for `uri`"
     g, cls, values = url_record(uri)
-    return _writer(cls)(g, values)
+    return (_WRITERS.get(cls) or _writer(cls))(g, values)
 
 # %% ../nbs/30_cli.ipynb #76f4c94a
 def _cmd_parse(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:

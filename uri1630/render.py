@@ -58,11 +58,14 @@ def level_html(uri:str,                 # the URI or partial form to show
 def rfc3986_join(context:str, # the absolute context URI
                  partial:str, # the partial form
                 ) -> str:
-    "What RFC 3986 (`urllib.parse.urljoin`) resolves `partial` to in `context`, an unknown scheme taught to urllib as `http`"
+    "What RFC 3986 (`urllib.parse.urljoin`) resolves `partial` to in `context`, an unknown scheme taught to urllib as `http`; `URIError` where urllib refuses"
     s, p = parse(context).scheme, parse(partial).scheme
-    if s is None or (p is not None and p != s) or (s.lower() in uses_relative and s.lower() in uses_netloc):
-        return urljoin(context, partial)
-    out = urljoin('http:' + context[len(s)+1:], ('http:' + partial[len(s)+1:]) if p == s else partial)
+    try:
+        if s is None or (p is not None and p != s) or (s.lower() in uses_relative and s.lower() in uses_netloc):
+            return urljoin(context, partial)
+        out = urljoin('http:' + context[len(s)+1:], ('http:' + partial[len(s)+1:]) if p == s else partial)
+    except ValueError as e:   # e.g. "Invalid IPv6 URL" for a host with an unpaired '[' or ']'
+        raise URIError(f"urllib.parse.urljoin refuses to resolve it: {e}", rule='RFC 3986 (urllib)') from None
     return s + out[4:] if out.startswith('http:') else out
 
 # %% ../nbs/24b_render.ipynb #75c5d020
@@ -95,7 +98,7 @@ def resolution_html(context:str,             # the absolute context URI
                 f'(rule <code>{html.escape(str(e.rule))}</code>)<pre>{html.escape(str(e.text))}\n{caret}</pre></div>')
     result = steps[-1].result
     try: now = rfc3986_join(context, partial)
-    except ValueError as e: now = f"(urljoin raised {type(e).__name__})"
+    except URIError as e: now = f"({e.message})"
     same = now == result
     flag = ('<span class="u1630-same" style="color:#1b5e20">same as RFC 1630</span>' if same else
             '<span class="u1630-differs" style="color:#b71c1c;font-weight:bold">differs from RFC 1630</span>')

@@ -285,7 +285,7 @@ def _fast_fields(text:str) -> Optional[_Fields]:
     "The class and field values of `text` read by its scheme's fast path (RFC 1738's reading), or `None`: then the parser must read it"
     m = _head().match(text)
     if m is None: return None
-    scheme, fast = _reader(m[1])
+    scheme, fast = _READERS.get(m[1]) or _reader(m[1])
     return None if fast is None else fast(text, scheme, m.end())
 
 _GETTERS: dict[type, Callable[[SchemeURL], tuple[Any, ...]]] = {}   # scheme class -> its `_getter`
@@ -306,7 +306,7 @@ def url_record(text:str, # a URL, as for `parse_url` (RFC 1738's reading)
     if type(text) is str:
         m = _record_re().match(text)               # RFC 1630's generic syntax, well formed: the scheme and the generic parts in one match
         if m is not None:
-            scheme, fast = _reader(m[1])
+            scheme, fast = _READERS.get(m[1]) or _reader(m[1])
             if fast is _fast_generic: return _new(URI, m.groups()), GenericURL, (text, scheme, m[2], m[3], m[4])   # nothing more to read
             f = fast and fast(text, scheme, m.end(1) + 1)   # the scheme's own fast reader goes on from the colon
             if f is not None: return _new(URI, m.groups()), f[0], f[1]
