@@ -117,3 +117,12 @@ def test_the_reader_cache_is_bounded_and_follows_the_registry():
     register_scheme("x-cache-test", mine)
     assert "X-Cache-Test" not in _READERS and _reader("X-Cache-Test") == ("x-cache-test", None)   # now its parser reads it
     assert parse_url("X-Cache-Test:z").path == "z"
+
+
+def test_the_reader_cache_keeps_no_long_name():
+    "A line whose scheme name is megabytes long leaves nothing of it in the cache (256 such lines would hold 256 of them)"
+    from uri1630.schemes import _READERS
+    for k in range(3):
+        name = f"x{k}" + "a" * 1_000_000
+        assert parse_url(f"{name}:p").path == "p" and url_record(f"{name}:q")[2][2] == "q"
+    assert all(len(n) <= 32 for n in _READERS)

@@ -275,6 +275,7 @@ def _reader(name:str) -> tuple[str, Optional[_Fast]]:
     if r is not None: return r
     gen, scheme = _GENERATION[0], name.lower()
     r = scheme, _FAST.get(scheme) or (_fast_generic if scheme not in _BUILTIN and scheme != "url" and _get(_REGISTRY, scheme) is None else None)
+    if len(name) > 32: return r                          # a name that long is no scheme anyone registered: not kept
     with _LOCK:
         if gen == _GENERATION[0]:                        # the registry did not change while we looked
             if len(_READERS) >= 256: _READERS.clear()    # bounded: hostile input may name a new scheme on every line
