@@ -142,7 +142,7 @@ def parts(uri:str) -> dict[str, Any]:
 # `parse -` writes a line of JSON per URL: `_JSON(parts(uri))`, but written straight from the parts, without a dict or a
 # scheme object a line. Each scheme class gets a writer generated once, as source (the way `dataclasses` writes `__init__`
 # and `namedtuple` its methods): one f-string of its keys, written out, and its values, each string escaped by the json
-# module's own C function. The source holds the class's field indices and its keys as JSON strings: nothing of a URL.
+# module's own C function. The source holds field indices and the names of constants: no text of a class or a URL.
 # The test below holds the two equal.
 _JSON = json.JSONEncoder(ensure_ascii=False).encode   # one encoder for every line (`json.dumps` with options builds one a call)
 _STR = json.encoder.encode_basestring                 # a str as a JSON string, non-ASCII kept: what `_JSON` does to a str
@@ -158,13 +158,15 @@ def _writer(cls:type) -> _Writer:
     return w
 
 def _make_writer(cls:type) -> _Writer:
-    "`_writer(cls)`, generated"
-    members = [(key, _VALUE % f'g[{k}]') for k, key in enumerate(URI._fields)] + [('kind', _STR(cls.__name__))]
-    members += [(key, _VALUE % f'v[{i}]') for i, key in _columns(cls)]
-    body = '{{' + ', '.join(f"{_STR(key)}: {value}" for key, value in members) + '}}'
-    if '"""' in body or '\\' in body: raise ValueError(f"{cls.__name__}: a field name the writer cannot spell")   # JSON strings of identifiers: never
-    ns: dict[str, Any] = {'S': _STR, 'O': lambda x: _JSON(_value(x))}
-    exec(f'def write(g, v): return f"""{body}"""', ns)
+    "`_writer(cls)`, generated: `f'{K0}{value of g[0]}{K1}…{KE}'`, where each `K` is a constant (a key as JSON, or the kind)"
+    keys = [*URI._fields, 'kind', *(key for _, key in _columns(cls))]
+    values = [_VALUE % f'g[{k}]' for k in range(len(URI._fields))] + [''] + [_VALUE % f'v[{i}]' for i, _ in _columns(cls)]
+    ns: dict[str, Any] = {'S': _STR, 'O': lambda x: _JSON(_value(x)), 'KE': '}'}
+    for n, key in enumerate(keys):   # the constants are arguments' defaults: the source holds their names, never their text
+        ns[f'K{n}'] = ('{' if n == 0 else ', ') + _STR(key) + ': ' + (_STR(cls.__name__) if key == 'kind' else '')
+    consts = ', '.join(f'K{n}=K{n}' for n in range(len(keys)))
+    body = ''.join(f'{{K{n}}}{value}' for n, value in enumerate(values)) + '{KE}'
+    exec(f'def write(g, v, {consts}, KE=KE): return f"""{body}"""', ns)
     return cast(_Writer, ns['write'])
 
 def _json_line(uri:str) -> str:
