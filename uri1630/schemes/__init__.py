@@ -307,10 +307,11 @@ def url_record(text:str, # a URL, as for `parse_url` (RFC 1738's reading)
     if type(text) is str:
         m = _record_re().match(text)               # RFC 1630's generic syntax, well formed: the scheme and the generic parts in one match
         if m is not None:
-            scheme, fast = _READERS.get(m[1]) or _reader(m[1])
-            if fast is _fast_generic: return _new(URI, m.groups()), GenericURL, (text, scheme, m[2], m[3], m[4])   # nothing more to read
+            g = m.groups()                             # (scheme as written, path, search, fragment)
+            scheme, fast = _READERS.get(g[0]) or _reader(g[0])
+            if fast is _fast_generic: return _new(URI, g), GenericURL, (text, scheme, g[1], g[2], g[3])   # nothing more to read
             f = fast and fast(text, scheme, m.end(1) + 1)   # the scheme's own fast reader goes on from the colon
-            if f is not None: return _new(URI, m.groups()), f[0], f[1]
+            if f is not None: return _new(URI, g), f[0], f[1]
         else:
             f = _fast_fields(text)
             if f is not None: return parse(text), f[0], f[1]
