@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar, cast
 from ..errors import URIError, URISyntaxError, _need_str
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, _many, ESCAPE_RE, RFC1738_UNRESERVED
 from ..encoding import unescape
-from ..syntax import URI, parse
+from ..syntax import URI, parse, _new
 
 # %% ../../nbs/09_specific_schemes.ipynb #1082616a
 # RFC 1738 §3.2–3.11: "If :<port> is omitted, the port defaults to N"
@@ -294,12 +294,8 @@ _GETTERS: dict[type, Callable[[SchemeURL], tuple[Any, ...]]] = {}   # scheme cla
 def _getter(cls:type[SchemeURL]) -> Callable[[SchemeURL], tuple[Any, ...]]:
     "A function giving the field values of an object of `cls`, in field order (made once per class)"
     g = _GETTERS.get(cls)
-    if g is None:
-        get = attrgetter(*(f.name for f in fields(cls)))
-        g = _GETTERS[cls] = get if len(fields(cls)) > 1 else lambda o: (get(o),)
+    if g is None: g = _GETTERS[cls] = attrgetter(*(f.name for f in fields(cls)))   # a tuple: every class has `text` and `scheme`
     return g
-
-_new = tuple.__new__
 
 def url_record(text:str, # a URL, as for `parse_url` (RFC 1738's reading)
               ) -> tuple[URI, type[SchemeURL], tuple[Any, ...]]:
