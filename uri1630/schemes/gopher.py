@@ -63,7 +63,7 @@ def _parse_gopher(src:Source) -> GopherURL:
         return GopherURL(src.url, src.scheme, None, None, lg.host, lg.port, gtype, selector, search, gopher_plus, src.fragment)
     if k >= end: return mk('1', '', None, None)                     # empty gopher-path: type "1", the top level
     n = 3 if t[k] == '%' else 1
-    gtype = src.decode(k, min(k + n, end), ok.replace('/', ''), 'gtype')
+    gtype = src.decode(k, min(k + n, end), ok, 'gtype')                # gtype = xchar: "/" too (no character is reserved)
     k += n
     cuts: list[int] = []
     while len(cuts) < 2:
