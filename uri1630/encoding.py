@@ -333,7 +333,7 @@ def _default_port(scheme:str) -> Optional[int]:
     return DEFAULT_PORTS.get(scheme)
 
 def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
-    "`(text, changes)`: canonical `s` with RFC 1738's site rules applied (host in lower case, default port dropped, http's omitted '/')"
+    "`(text, changes)`: canonical `s` with RFC 1738's site rules applied (host in lower case, default port dropped, http's omitted '/', file's `localhost` void)"
     c = s.find(':')
     if c <= 0 or not s.startswith('//', c + 1): return s, ()
     scheme, i = s[:c], c + 3
@@ -343,7 +343,9 @@ def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
     host, port = (s[at:p], s[p+1:e]) if p >= 0 else (s[at:e], None)
     changes:list[str] = []
     out = s[:at] + host.lower()
-    if host != host.lower(): changes.append('host-case')
+    if scheme == 'file' and at == i and port is None and host.lower() == 'localhost':   # RFC 1738 §3.10: "localhost" or the empty string
+        out = s[:i]; changes.append('localhost')
+    elif host != host.lower(): changes.append('host-case')
     if port is not None:
         if port.isdigit() and port.isascii() and int(port) == _default_port(scheme): changes.append('default-port')
         else: out += ':' + port
@@ -355,7 +357,7 @@ def equivalent(a:Union[str, URI],       # one URI or partial form
                b:Union[str, URI],       # the other
                encoding:str="latin-1",  # how characters become octets and back
                reserved:str="rfc1630",  # whose reserved set is never decoded
-               scheme_aware:bool=True,  # apply RFC 1738's site rules: host case, default ports, http's omitted "/"
+               scheme_aware:bool=True,  # apply RFC 1738's site rules: host case, default ports, http's omitted "/", file's localhost
               ) -> bool:
     "`True` if `a` and `b` are the same URI once brought to the same encoding level (and, `scheme_aware`, the same site)"
     return _comparable(a, encoding, reserved, scheme_aware) == _comparable(b, encoding, reserved, scheme_aware)
@@ -364,7 +366,7 @@ def equivalent(a:Union[str, URI],       # one URI or partial form
 class Reason(NamedTuple):
     "Why two URIs differ in one part"
     part: str       # "scheme", "path", "search" or "fragment"
-    kind: str       # "case", "encoding", "void-fragment", "host-case", "default-port", "void-path", "reserved", "absent" or "different"
+    kind: str       # "case", "encoding", "void-fragment", "host-case", "default-port", "void-path", "localhost", "reserved", "absent" or "different"
     detail: str     # a sentence for people
 
 class Comparison(NamedTuple):
@@ -425,8 +427,9 @@ _SITE_WHY = {
     'host-case': "host names are domain names, and domain names are case-insensitive (RFC 1738 §3.1, RFC 1034)",
     'default-port': "the port written is the scheme's default port (RFC 1738: \"If :<port> is omitted, the port defaults to N\")",
     'void-path': "an http URL with neither path nor search may omit the \"/\" (RFC 1738 §3.3)",
+    'localhost': "a file URL's host \"localhost\" and its empty host both name \"the machine from which the URL is being interpreted\" (RFC 1738 §3.10)",
 }
-_EQUAL_KINDS = ('case', 'encoding', 'void-fragment', 'host-case', 'default-port', 'void-path')
+_EQUAL_KINDS = ('case', 'encoding', 'void-fragment', 'host-case', 'default-port', 'void-path', 'localhost')
 
 def compare(a:Union[str, URI],       # one URI or partial form
             b:Union[str, URI],       # the other

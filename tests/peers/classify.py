@@ -205,7 +205,7 @@ def _differ_only_in(case, part):
     "`True` if `compare` finds the two URIs of an equivalence case differ in `part` and nowhere else"
     r = compare(*case["args"][:2])
     return bool(r.reasons) and {x.part for x in r.reasons if x.kind not in ("case", "encoding", "void-fragment",
-                                 "host-case", "default-port", "void-path")} == {part}
+                                 "host-case", "default-port", "void-path", "localhost")} == {part}
 
 NOT_COMPARABLE = {
     "option": ("a peer option with no RFC 1630 counterpart (w3lib's keep_fragments, keep_blank_values, query_separator)",
