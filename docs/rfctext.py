@@ -45,7 +45,7 @@ class Line:
 
 @dataclass
 class Block:
-    "A heading, paragraph or display block of RFC 1630 (`kind`: heading, prose, display or table)"
+    "A heading, paragraph or display block of RFC 1630 (`kind`: heading, subheading, prose, display or table)"
     index: int
     kind: str
     heading: str          # the column-0 heading it is under ('' for a heading itself... see `RFC1630`)
@@ -127,9 +127,19 @@ class RFC1630:
             # page end: keep `para` open, the next page decides
             pending = [""] if para else []
         flush()
+        for b, nxt in zip(self.blocks, self.blocks[1:]):   # an indented heading ("THE PERCENT SIGN", "Example 1",
+            t = b.lines[0].content  # "Note 1:"): structure, which the edition's pages give as their own headings
+            if (b.kind != "heading" and len(b.lines) == 1 and b.lines[0].indent < 8 and t[:1].isupper()
+                    and not t.endswith(".") and len(t.split()) <= 8 and b.heading not in ("References", "Author's Address")
+                    and not (t.endswith(":") and len(t.split()) > 2) and nxt.kind not in ("display", "table")):
+                b.kind = "subheading"
         # the reading stream
         out, pos = [], 0
         for b in self.blocks:
+            if b.kind == "subheading":
+                b.start = b.end = pos
+                for ln in b.lines: ln.start = ln.end = pos
+                continue
             if out: out.append(" "); pos += 1
             b.start = pos
             for i, ln in enumerate(b.lines):
@@ -142,7 +152,7 @@ class RFC1630:
             b.end = pos
         self.stream = "".join(out)
         for b in self.blocks: b.stream = self.stream
-        self.lines = [ln for b in self.blocks for ln in b.lines]
+        self.lines = [ln for b in self.blocks if b.kind != "subheading" for ln in b.lines]
         self._ends = [ln.end for ln in self.lines]
 
     def block_at(self, pos: int) -> Block:
@@ -159,7 +169,7 @@ class RFC1630:
     @property
     def paragraphs(self) -> list:
         "Every block but the headings: what coverage counts"
-        return [b for b in self.blocks if b.kind != "heading"]
+        return [b for b in self.blocks if b.kind not in ("heading", "subheading")]
 
     @property
     def headings(self) -> list:

@@ -164,8 +164,7 @@ class Checker:
         self.report = Report()
         self.cov = {"1630": bytearray(len(self.r1630.stream)), "1738": bytearray(len(self.r1738.stream))}
         self.cov_part = bytearray(len(self.r1630.stream))
-        self.first_seen: dict = {}       # 1630 paragraph index -> (order key, page)
-        self.seen_order: list = []
+        self.seen: dict = {}             # 1630 paragraph index -> [((page, quote, offset), where)] in the RFC part
 
     # -- one quote ------------------------------------------------------------------------------------------
     def _match_prose(self, q, stream, text, bounds, after, pages_of, cited) -> list:
@@ -292,13 +291,13 @@ class Checker:
             if got != want:
                 rep.err(q.where(), "citation", f"{q.citation!r} names the headings {got}; the quote is under {want}")
         else:
-            got = re.findall(r'(§[\d.]+|Appendix) "([^"]+)"', q.citation)
+            got = re.findall(r'(?:(§[\d.]+|Appendix) )?"([^"]+)"', q.citation.split("[")[0])
             want = []
             for a, b, _ in spans:
                 for s in R.sections:
                     if s.end > a and s.start < b and not any(t.number.startswith(s.number + ".") and t.end > a and
                                                               t.start < b for t in R.sections):
-                        key = ("Appendix" if s.number == "APPENDIX" else "§" + s.number, s.title)
+                        key = ("Appendix" if s.number == "APPENDIX" else "" if s.number in ("8", "9") else "§" + s.number, s.title)
                         if key not in want: want.append(key)
             if [tuple(x) for x in got] != want:
                 rep.err(q.where(), "citation", f"{q.citation!r} names {got}; the quote is in "
@@ -333,10 +332,11 @@ class Checker:
             self._spans.setdefault((rfc, name), []).extend((a, b) for a, b, _ in spans)
             last[rfc] = (max(prev_end, max(b for _, b, _ in spans)), q.where())
             if in_part and rfc == "1630":
+                pi = self.rfc_part.index(name)
                 for a, b, _ in spans:
                     for blk in self.r1630.paragraphs:
-                        if blk.end > a and blk.start < b and blk.index not in self.first_seen:
-                            self.first_seen[blk.index] = q.where(); self.seen_order.append(blk.index)
+                        if blk.end > a and blk.start < b:
+                            self.seen.setdefault(blk.index, []).append(((pi, q.index, a), q.where()))
 
     _spans: dict = {}
 
@@ -357,14 +357,16 @@ class Checker:
                              "missing": [f"p. {b.pages[0]} \"{b.heading}\": {b.text[:70]}" for b in missing]}
         for b in missing:
             rep.err("RFC part", "coverage", f"RFC 1630 p. {b.pages[0]}, \"{b.heading}\": {b.text[:80]!r} is not quoted")
-        # order of first appearance across the RFC part
-        best = -1
-        for idx in self.seen_order:
-            if idx < best:
-                blk = R.blocks[idx]
-                rep.err(self.first_seen[idx], "order", f"RFC 1630 p. {blk.pages[0]} \"{blk.heading}\" "
-                        f"{blk.text[:50]!r} first appears after later text of the RFC (read in navigation order)")
-            best = max(best, idx)
+        # order across the RFC part: reading the pages forward, one can read every paragraph in the RFC's order
+        # (each paragraph at the first of its quotes that comes after the previous paragraph's)
+        at = (-1, -1, -1)
+        for blk in paras:
+            occ = sorted(self.seen.get(blk.index, []))
+            nxt = [o for o in occ if o[0] >= at]
+            if nxt: at = nxt[0][0]
+            elif occ:
+                rep.err(occ[-1][1], "order", f"RFC 1630 p. {blk.pages[0]} \"{blk.heading}\" {blk.text[:50]!r} is quoted "
+                        f"only before text that comes earlier in the RFC (read in navigation order)")
         # RFC 1738 sentences
         S = self.r1738.sentences()
         cov = self.cov["1738"]
