@@ -172,6 +172,11 @@ class RFC1630:
         return [b for b in self.blocks if b.kind not in ("heading", "subheading")]
 
     @property
+    def subheadings(self) -> set:
+        "The indented headings (\"THE PERCENT SIGN\", \"Example 1\"): a quote may show them or leave them out"
+        return {b.lines[0].content for b in self.blocks if b.kind == "subheading"}
+
+    @property
     def headings(self) -> list:
         return [b.heading for b in self.blocks if b.kind == "heading"]
 

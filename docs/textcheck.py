@@ -54,6 +54,7 @@ class Quote:
     blocks: list = field(default_factory=list)
     citation: str = ""
     links: list = field(default_factory=list)
+    cited: int = -1          # its place among the page's cited quotes
 
     @property
     def rfc(self) -> str:
@@ -131,6 +132,7 @@ class Report:
     coverage_1630: dict = field(default_factory=dict)
     coverage_1738: dict = field(default_factory=dict)
     quotes: int = 0
+    fixes: list = field(default_factory=list)     # the citations whose pages or link are wrong, with the right ones
 
     def err(self, where, kind, msg): self.errors.append({"where": where, "kind": kind, "message": msg})
 
@@ -207,7 +209,9 @@ class Checker:
                 for s in got: after = s[1]
                 spans.extend(got)
             prose, bounds = [], []
+        subheads = self.r1630.subheadings if rfc == "1630" else set()
         for kind, t in q.blocks:
+            if kind == "p" and t in subheads: continue      # an indented heading the RFC prints ("SCHEME", "Note 1:")
             if kind == "p":
                 cur = len(" ".join(prose)) + (1 if prose else 0)
                 bounds.append(cur); prose.append(t); bounds.append(cur + len(t))
@@ -249,7 +253,11 @@ class Checker:
         for l in lines:
             c = l.strip()
             idx = next((i for i in range(start, len(R.lines)) if R.lines[i].content == c), None)
-            if idx is None: idx = next((i for i, ln in enumerate(R.lines) if ln.content == c), None)
+            if idx is None:
+                idx = next((i for i, ln in enumerate(R.lines) if ln.content == c), None)
+                if idx is not None and found:
+                    self.report.err(q.where(), "order", f"the line {c[:50]!r} (p. {R.lines[idx].page}) comes after "
+                                    f"lines the RFC prints later, in the same box")
             if idx is None:
                 near = next((i for i, ln in enumerate(R.lines) if normalise(ln.content) == normalise(c)), None)
                 if near is not None:
@@ -277,6 +285,8 @@ class Checker:
         pages = sorted({R.page_at(a) for a, b, _ in spans} | {R.page_at(max(a, b - 1)) for a, b, _ in spans})
         p1, p2 = pages[0], pages[-1]
         want_pages = f"Page {p1}" if p1 == p2 else f"Pages {p1}–{p2}"
+        if cited != (p1, p2) or RFC_LINK.format(n=rfc, p=p1) not in q.links:
+            rep.fixes.append({"page": q.page, "cited": q.cited, "citation": q.citation, "pages": want_pages, "first": p1, "rfc": rfc})
         if cited is None: rep.err(q.where(), "citation", f"no page in the citation {q.citation!r}: want {want_pages}")
         elif cited != (p1, p2): rep.err(q.where(), "citation", f"{q.citation!r} cites the wrong pages: the quote is on {want_pages}")
         link = RFC_LINK.format(n=rfc, p=p1)
@@ -312,6 +322,8 @@ class Checker:
                 rep.err(name, "element", f"<{tag}> ({n}x) is not an HTML element: an RFC placeholder taken for a tag?")
         in_part = name in self.rfc_part
         last = {"1630": (-1, None), "1738": (-1, None)}
+        cited = [q for q in page.quotes if q.citation]
+        for i, q in enumerate(cited): q.cited = i
         for q in page.quotes:
             if not q.citation:
                 text = " ".join(t for _, t in q.blocks)
