@@ -26,6 +26,7 @@ nb_render_markdown_format = "gfm"   # markdown outputs (show_doc, the edition ma
 nb_ipywidgets_js = {}
 suppress_warnings = ["myst.header", "mystnb.unknown_mime_type", "misc.highlighting_failure"]
 mathjax_path = "about:blank"       # no page needs TeX; never reference MathJax's CDN
+smartquotes = False               # the RFC's straight quotes, "--" and "..." are shown as it prints them (docs/textcheck.py)
 
 
 def _mark_quotes(app, doctree, docname):

@@ -12,7 +12,7 @@ into sentences.
 
 Nothing here knows HTML: `normalise` is the one rule both sides of a comparison go through.
 """
-import re
+import bisect, re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -45,7 +45,7 @@ class Line:
 
 @dataclass
 class Block:
-    "A heading, paragraph or display block of RFC 1630 (`kind`: heading, prose, display or table)"
+    "A heading, paragraph or display block of RFC 1630 (`kind`: heading, subheading, prose, display or table)"
     index: int
     kind: str
     heading: str          # the column-0 heading it is under ('' for a heading itself... see `RFC1630`)
@@ -56,8 +56,12 @@ class Block:
     @property
     def pages(self) -> tuple: return (self.lines[0].page, self.lines[-1].page)
 
+    stream: str = field(default="", repr=False)
+
     @property
-    def text(self) -> str: return normalise(" ".join(l.content for l in self.lines))
+    def text(self) -> str:
+        "Its text as read: lines joined as in `RFC1630.stream`"
+        return self.stream[self.start:self.end] if self.stream else normalise(" ".join(l.content for l in self.lines))
 
     @property
     def words(self) -> int: return len(self.text.split())
@@ -123,9 +127,19 @@ class RFC1630:
             # page end: keep `para` open, the next page decides
             pending = [""] if para else []
         flush()
+        for b, nxt in zip(self.blocks, self.blocks[1:]):   # an indented heading ("THE PERCENT SIGN", "Example 1",
+            t = b.lines[0].content  # "Note 1:"): structure, which the edition's pages give as their own headings
+            if (b.kind != "heading" and len(b.lines) == 1 and b.lines[0].indent < 8 and t[:1].isupper()
+                    and not t.endswith(".") and len(t.split()) <= 8 and b.heading not in ("References", "Author's Address")
+                    and not (t.endswith(":") and len(t.split()) > 2) and nxt.kind not in ("display", "table")):
+                b.kind = "subheading"
         # the reading stream
         out, pos = [], 0
         for b in self.blocks:
+            if b.kind == "subheading":
+                b.start = b.end = pos
+                for ln in b.lines: ln.start = ln.end = pos
+                continue
             if out: out.append(" "); pos += 1
             b.start = pos
             for i, ln in enumerate(b.lines):
@@ -137,7 +151,9 @@ class RFC1630:
                 ln.start = pos; out.append(c); pos += len(c); ln.end = pos
             b.end = pos
         self.stream = "".join(out)
-        self.lines = [ln for b in self.blocks for ln in b.lines]
+        for b in self.blocks: b.stream = self.stream
+        self.lines = [ln for b in self.blocks if b.kind != "subheading" for ln in b.lines]
+        self._ends = [ln.end for ln in self.lines]
 
     def block_at(self, pos: int) -> Block:
         "The block whose span holds `pos` (or the next one)"
@@ -147,14 +163,18 @@ class RFC1630:
 
     def page_at(self, pos: int) -> int:
         "The page of the character at `pos` of `stream`"
-        for ln in self.lines:
-            if pos < ln.end: return ln.page
-        return self.lines[-1].page
+        i = bisect.bisect_right(self._ends, pos)
+        return self.lines[min(i, len(self.lines) - 1)].page
 
     @property
     def paragraphs(self) -> list:
         "Every block but the headings: what coverage counts"
-        return [b for b in self.blocks if b.kind != "heading"]
+        return [b for b in self.blocks if b.kind not in ("heading", "subheading")]
+
+    @property
+    def subheadings(self) -> set:
+        "The indented headings (\"THE PERCENT SIGN\", \"Example 1\"): a quote may show them or leave them out"
+        return {b.lines[0].content for b in self.blocks if b.kind == "subheading"}
 
     @property
     def headings(self) -> list:
@@ -296,3 +316,46 @@ def rfc1738(path: str = "") -> RFC1738:
     "RFC 1738, read from the shared seeds (or `path`)"
     p = Path(path) if path else next(SEEDS.glob("001_*.txt"))
     return RFC1738(p.read_text())
+
+
+# ---------------------------------------------------------------------------------------------------------
+# writing quotes (used to write the notebooks' quotes and the text check's tests)
+_MD_ESCAPE = re.compile(r"([\\`*_<>\[\]])")
+
+
+def md_escape(s: str) -> str:
+    "Markdown that displays `s` as written: backslash, backtick, `*`, `_`, `<`, `>` and brackets escaped"
+    s = _MD_ESCAPE.sub(r"\\\1", s)
+    return re.sub(r"&(?=#?\w+;)", "&amp;", s)
+
+
+def citation_1630(blocks: list, link: bool = True) -> str:
+    "`— RFC 1630, \"Heading\", [Page N](…#page-N)` for the blocks quoted (headings in order, first page linked)"
+    heads = []
+    for b in blocks:
+        if b.heading not in heads: heads.append(b.heading)
+    p1, p2 = min(b.pages[0] for b in blocks), max(b.pages[1] for b in blocks)
+    pages = f"Page {p1}" if p1 == p2 else f"Pages {p1}–{p2}"
+    h = ", ".join(f'"{x}"' for x in heads)
+    return f"— RFC 1630, {h}, " + (f"[{pages}](https://www.rfc-editor.org/rfc/rfc1630#page-{p1})" if link else pages)
+
+
+def markdown_quote(blocks: list) -> str:
+    "A markdown blockquote of consecutive RFC 1630 blocks as printed: prose unwrapped, tables, BNF and display "
+    "lines preformatted with the RFC's alignment, then the citation"
+    out = []
+    i = 0
+    while i < len(blocks):
+        b = blocks[i]
+        if b.kind in ("table", "display"):
+            group = [b]
+            while i + 1 < len(blocks) and blocks[i + 1].kind in ("table", "display") and \
+                    blocks[i + 1].lines[0].indent == b.lines[0].indent: i += 1; group.append(blocks[i])
+            base = min(l.indent for g in group for l in g.lines)
+            body = "\n\n".join("\n".join(l.text[base:] for l in g.lines) for g in group)
+            out.append("```text\n" + body + "\n```")
+        else:
+            out.append(md_escape(b.text))
+        i += 1
+    out.append(citation_1630(blocks))
+    return "\n".join(("> " + l) if l else ">" for l in "\n\n".join(out).split("\n"))

@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 t0=$SECONDS
 .venv/bin/python docs/build.py
+# the text the pages display: RFC 1630 all quoted, in order, word for word, citations right; RFC 1738 coverage reported
+.venv/bin/python docs/textcheck.py --json _site/textcheck.json
 t1=$SECONDS
 .venv/bin/python docs/browser_check.py --screenshots _site/screenshots --json _site/live-figures.json
 echo "== docs site built in $((t1 - t0))s, browser checks in $((SECONDS - t1))s, $(du -sm _site | cut -f1) MB"
