@@ -153,9 +153,9 @@ KINDS = {
                         and (_scheme(c["args"][0]) or "") not in SCHEMES),
     # the host, the port and the scheme name as written
     "localhost-kept": Kind('As a special case, <host> can be the string "localhost" or the empty string; this is interpreted '
-                           'as `the machine from which the URL is being interpreted\'. (Both name the same machine, but '
-                           'resolve and canonical keep the host as written: file://localhost/etc/motd stays so; WHATWG '
-                           'parsers rewrite it to file:///etc/motd)', 'RFC 1738, "3.10 FILES", p. 15',
+                           'as `the machine from which the URL is being interpreted\'. (Both name the same machine, and '
+                           'equivalent compares them as one; resolve and canonical keep the host as written: '
+                           'file://localhost/etc/motd stays so, where WHATWG parsers write file:///etc/motd)', 'RFC 1738, "3.10 FILES", p. 15',
                            lambda c, o: c["op"] in ("join", "canonical") and isinstance(o, str) and "localhost" in o.lower()
                            and "localhost" not in str(expected(c)).lower()),
     "port-as-written": Kind('Another port number may optionally be supplied, in decimal, separated from the host by a colon. '
