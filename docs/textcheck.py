@@ -188,8 +188,8 @@ class Checker:
             after = h + len(seg)
         return spans
 
-    def check_quote(self, q: Quote, in_part: bool) -> list:
-        "Check one cited quote; return its spans in the RFC's stream"
+    def check_quote(self, q: Quote, in_part: bool, start: int = 0) -> list:
+        "Check one cited quote (looked for first after `start`, where the page's last quote ended); return its spans"
         rep = self.report
         rfc = q.rfc
         if rfc not in ("1630", "1738"): return []
@@ -198,7 +198,7 @@ class Checker:
         stream = R.stream
         cm = re.search(r"\[?Pages? (\d+)(?:–(\d+))?\]?", q.citation)
         cited = (int(cm.group(1)), int(cm.group(2) or cm.group(1))) if cm else None
-        spans, after = [], 0
+        spans, after = [], max(start, 0)
         prose, bounds = [], []
 
         def flush_prose():
@@ -330,7 +330,7 @@ class Checker:
                 if len(text) > 40 and any(len(s) > 40 and (s in self.r1630.stream) for s in ELISION.split(normalise(text))):
                     rep.err(q.where(), "citation", "an RFC 1630 quote with no citation")
                 continue
-            spans = self.check_quote(q, in_part)
+            spans = self.check_quote(q, in_part, last.get(q.rfc, (0, None))[0])
             if not spans: continue
             rfc = q.rfc
             prev_end, prev_q = last[rfc]
