@@ -411,6 +411,8 @@ def check_site(site: Path, nbs: Path = ROOT / "nbs") -> Report:
 
 def main(argv) -> int:
     site = ROOT / (argv[argv.index("--site") + 1] if "--site" in argv else "_site")
+    if not (rfctext.SEEDS / "rfc1630.txt").exists():
+        print(f"[text] the RFC texts are not in ../shared/seeds (next to the repository): cannot check"); return 1
     rep = check_site(site)
     for e in rep.errors: print(f"[text] {e['where']}: {e['kind']}: {e['message']}")
     c, d = rep.coverage_1630, rep.coverage_1738

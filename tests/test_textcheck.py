@@ -27,7 +27,7 @@ def quote_html(blocks, citation=None, link_page=None, prose_tables=False):
             base = min(l.indent for l in b.lines)
             parts.append("<div class=\"highlight\"><pre>" + esc("\n".join(l.text[base:] for l in b.lines)) + "\n</pre></div>")
         else:
-            parts.append(f"<p>{esc(b.text)}</p>")
+            parts.append(f"<p>{esc(b.lines[0].content if b.kind == 'subheading' else b.text)}</p>")
     cit = esc(citation or rfctext.citation_1630(blocks, link=False))
     p1 = min(b.pages[0] for b in blocks if b)
     m = re.search(r"(Pages? [\d–]+)", cit)
@@ -206,3 +206,22 @@ def test_rfc1630_stream_is_the_rfc():
     stream_words = R.stream.split(" ")
     joined = re.sub(r"(?<=[A-Za-z])- ", "-", " ".join(words))
     assert joined == R.stream and len(stream_words) < len(words) + 1
+
+
+def test_same_sentence_twice_in_the_rfc():
+    "Examples 1 and 2 both begin 'The URIs http://info.cern.ch/albert/bertram/marie-claude': quoted in order, each is found in its place"
+    ex = by_heading("Encoding reserved characters")
+    starts = [i for i, b in enumerate(ex) if b.lines[0].content in ("Example 1", "Example 2", "Example 3")]
+    one, two = ex[starts[0] + 1:starts[1]], ex[starts[1] + 1:starts[2]]
+    assert run({"x": page(quote_html(one), quote_html(two))}, part=[]).errors == []
+    assert "order" in kinds(run({"x": page(quote_html(one), quote_html(one))}, part=[]))
+
+
+def test_sub_headings_may_be_shown_or_left_out():
+    "An indented heading ('EXAMPLES', 'Note 1:') is the page's own heading: a quote may show it or not"
+    news = by_heading("News")
+    with_notes = quote_html(news[2:])                     # "Note 1:", its paragraph, "Note 2:", ...
+    without = quote_html([b for b in news[2:] if b.kind != "subheading"])
+    assert "<p>Note 1:</p>" in with_notes and "Note 1:" not in without
+    for html in (with_notes, without):
+        assert run({"x": page(html)}, part=[]).errors == []
