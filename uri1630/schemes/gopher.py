@@ -267,6 +267,7 @@ def gopher_exchange(host:str,        # the gopher server's host
     "Send `request` to `host`:`port` and read the reply as item type `gtype` says"
     from uri1630.retrieve import _options     # the transport, imported on the first retrieval
     o = o or _options(f"gopher://{host}:{port}/", **kw)
+    if o.proxy: raise ValueError("gopher_exchange talks to the server itself: for a gateway, use retrieve(url, proxy=...)")
     if not request.endswith('\r\n') or (not plus and ('\n' in request[:-2] or '\r' in request[:-2])):
         o.fail(f"a gopher request is one line ending in CR LF (only a Gopher+ form spans lines): {request!r}", 'gopher')
     if gtype in _GOPHER_ELSEWHERE:
