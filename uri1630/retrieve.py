@@ -39,7 +39,7 @@ def _mask_password(url:Optional[str]) -> Optional[str]:
     return _PASSWORD_RE.sub(r'\1***@', url) if isinstance(url, str) else url
 
 # %% ../nbs/32_retrieval.ipynb #8c0c47d4
-DEFAULT_TOTAL_TIMEOUT = 60.0    # seconds a whole retrieval may take by default: connect, every write, every read
+DEFAULT_TOTAL_TIMEOUT = 60.0    # seconds a whole retrieval may take by default: name lookup, every address tried, every write, every read
 
 def _seconds(v:object, name:str) -> float:
     "`v` as a finite, positive number of seconds; `TypeError`/`ValueError` (before anything is sent) if it is not one"
@@ -247,7 +247,7 @@ class RetrievalOptions(NamedTuple):
     trace: Optional[Callable[[str, str], object]] # called as trace(direction, line) for each line sent ('>') and received ('<')
     rfc: str = "1738"        # whose reading `parse_url` follows where RFC 1630 and RFC 1738 disagree
     proxy: Optional[tuple[str, int]] = None  # (host, port) of an HTTP gateway to send every non-file URL to, or None
-    deadline: Optional[Deadline] = None # when the whole retrieval must be done (connect, every write, every read)
+    deadline: Optional[Deadline] = None # when the whole retrieval must be done (name lookup, every address tried, every write, every read)
     allow_ask: bool = False  # whether a gopher+ ASK block (RFC 1738 §3.4.9: lines of form values) may be sent
     check_only: bool = False # run every check up to the first connection, then raise `_Ready` instead of connecting (a URL for a gateway)
 
@@ -385,7 +385,7 @@ def retrieve(url:str,                        # an http, ftp, gopher or file URL
              trace:Optional[Callable[[str, str], object]]=None, # called as `trace(direction, line)` for each protocol line sent ('>') or received ('<')
              rfc:str="1738",                 # "1738" or "1630": whose reading of the URL to follow where the RFCs disagree
              proxy:Optional[str]=None,       # "host:port" of an HTTP gateway ("proxy") that gets every URL but file: ones
-             total_timeout:float=DEFAULT_TOTAL_TIMEOUT, # seconds for the whole retrieval: connect, every write, every read
+             total_timeout:float=DEFAULT_TOTAL_TIMEOUT, # seconds for the whole retrieval: name lookup, every address tried, every write, every read
              allow_ask:bool=False,           # gopher+: allow sending a URL's ASK block (form values, RFC 1738 §3.4.9) to its server
             ) -> bytes:
     "Dereference `url` by its scheme's access algorithm (RFC 1630, RFC 1738 §3) and return the object's octets"
