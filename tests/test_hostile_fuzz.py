@@ -155,7 +155,7 @@ HOSTS = ["h.example", "127.0.0.1", "010.0.0.1", "a/b", "a:70", "u@h", "h.example
 @given(items=st.lists(st.tuples(st.sampled_from("0179i3+/%?#\t "), st.text(max_size=6), st.text(max_size=8),
                                 st.one_of(st.sampled_from(HOSTS), st.text(max_size=8)), st.sampled_from(["70", "0", "65535", "65536", "007", "x", ""])),
                       max_size=8))
-def test_fuzz_menus(gopher, items, ):
+def test_fuzz_menus(gopher, items):
     "A generated menu: every item read gives a URL that names exactly its host, port, type and selector, or is refused"
     raw = b"".join(f"{t}{d}\t{s}\t{h}\t{p}\r\n".encode('utf-8') for t, d, s, h, p in items) + b".\r\n"
     gopher.reply = lambda c: (S.read_until(c), c.sendall(raw))

@@ -71,19 +71,19 @@ _zeros = st.integers(0, 3)
 
 @SLOW
 @given(scheme=st.sampled_from(['http', 'gopher', 'ftp']), k=st.integers(1, 8), name=st.one_of(st.none(), _hostname),
-       pads=st.tuples(_zeros, _zeros, _zeros, _zeros), port_zeros=_zeros, proxy=st.booleans())
-def test_connect_where_you_parsed(listeners, monkeypatch, scheme, k, name, pads, port_zeros, proxy):
+       pads=st.tuples(_zeros, _zeros, _zeros, _zeros), port_zeros=_zeros, proxy=st.booleans(), rfc=st.sampled_from(['1738', '1630']))
+def test_connect_where_you_parsed(listeners, monkeypatch, scheme, k, name, pads, port_zeros, proxy, rfc):
     "Every host form the parsers accept (names any case, numbers with leading zeros, ports with leading zeros): the connection reaches the address parse_url reports"
     stub = Resolver({name: [(f'127.0.0.{k}', listeners.port)]} if name else {})
     monkeypatch.setattr(socket, 'getaddrinfo', stub)
     host = name or '.'.join(_pad(g, z) for g, z in zip((127, 0, 0, k), pads))
     url = f"{scheme}://{host}:{_pad(listeners.port, port_zeros)}/{'1' if scheme == 'gopher' else 'x'}"
-    u = parse_url(url)
+    u = parse_url(url, rfc)
     assert (u.host, u.port) == (host, listeners.port)
     want = f'127.0.0.{k}'                                   # the decimal reading of the number, or the name's address
     if not name: assert str(ipaddress.IPv4Address(bytes(int(g) for g in u.host.split('.')))) == want
     listeners.hits.clear()
-    kw = dict(timeout=2, total_timeout=5)
+    kw = dict(timeout=2, total_timeout=5, rfc=rfc)
     if proxy:            # the gateway is named by the same host forms (its port is an argument: plain digits)
         try: retrieve("http://target.example/x", proxy=f"{host}:{listeners.port}", **kw)
         except URIError: pass
