@@ -145,7 +145,36 @@ def t_unescape(t, t2, pick):
     _contract(unescape, t)
 
 
-NAMED = [t_parse, t_validate, t_levels, t_resolve, t_parse_url, t_extract, t_risks, t_unescape]
+def t_built(t, t2, pick):
+    "Issue 20: what is built from a server's fields parses back to them (menu items, redirect targets); hosts, Windows names stay where they say"
+    MenuItem, redirect_target = _get("schemes.gopher", "MenuItem"), _get("schemes.http", "_redirect_target")
+    address, FileURL = _get("retrieve", "_address"), _get("schemes.file", "FileURL")
+    if MenuItem is not None:
+        f = (t.split('\t') + ['', '', ''])[:3]
+        item = MenuItem(f[0][:1] or '0', '', f[1], f[2], (pick * 257) % 65536)
+        url = _contract(lambda: item.url)
+        if url is not None:
+            u = parse_url(url)
+            assert (u.host, u.effective_port, u.gtype, u.selector, u.search) == (item.host, item.port, item.gtype, item.selector, None), (item, url)
+    if redirect_target is not None:
+        base = parse_url(("http://h.example/a", "http://010.0.0.1:0080/b?c")[pick % 2])
+        target = _contract(redirect_target, base, t)
+        if target is not None:
+            r = parse_url(target)
+            if t.startswith('/') and not t.startswith('//'): assert (r.host, r.port) == (base.host, base.port), (t, target)
+    if address is not None:
+        got = _contract(address, t, 'x://')
+        if got is not None and got[1]:
+            import ipaddress, socket
+            assert str(ipaddress.IPv4Address(socket.inet_aton(got[0]))) == got[0], (t, got)   # plain dotted decimal only
+    u = _contract(parse_url, "file:///" + t) if FileURL is not None else None
+    if u is not None and isinstance(u, FileURL):
+        p = _contract(u.to_local_path, "windows")
+        if p is not None:
+            assert not p.startswith('\\\\') and ':' not in p[2:] and not any(c in p for c in '<>"|?*'), (t, p)
+
+
+NAMED = [t_parse, t_validate, t_levels, t_resolve, t_parse_url, t_extract, t_risks, t_unescape, t_built]
 
 
 def t_surface(f, fdp):

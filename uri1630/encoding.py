@@ -342,13 +342,18 @@ def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
     p = s.rfind(':', at, e)
     host, port = (s[at:p], s[p+1:e]) if p >= 0 else (s[at:e], None)
     changes:list[str] = []
-    out = s[:at] + host.lower()
-    if scheme == 'file' and at == i and port is None and host.lower() == 'localhost':   # RFC 1738 §3.10: "localhost" or the empty string
-        out = s[:i]; changes.append('localhost')
-    elif host != host.lower(): changes.append('host-case')
+    if host != host.lower(): changes.append('host-case')
+    host = host.lower()
+    if scheme == 'file' and host == 'localhost': host = ''; changes.append('void-host')   # RFC 1630 "file": "A void host field is equivalent to "localhost""
+    groups = host.split('.')
+    if len(groups) == 4 and all(g.isascii() and g.isdigit() and len(g.lstrip('0')) <= 3 for g in groups) and any(len(g) > 1 and g[0] == '0' for g in groups):
+        host = '.'.join(g.lstrip('0') or '0' for g in groups); changes.append('host-number')   # RFC 1738 §3.1: "decimal digit groups"
+    out = s[:at] + host
     if port is not None:
-        if port.isdigit() and port.isascii() and int(port) == _default_port(scheme): changes.append('default-port')
-        else: out += ':' + port
+        digits = port.lstrip('0') or '0' if port.isdigit() and port.isascii() else port   # RFC 1738 §3.1: the port "in decimal"
+        if digits != port and digits.isdigit(): changes.append('port-zeros')
+        if digits.isdigit() and digits == str(_default_port(scheme)): changes.append('default-port')
+        else: out += ':' + digits
     rest = s[e:]
     if scheme == 'http' and rest[:1] in ('', '#'): rest = '/' + rest; changes.append('void-path')
     return out + rest, tuple(changes)
@@ -366,7 +371,7 @@ def equivalent(a:Union[str, URI],       # one URI or partial form
 class Reason(NamedTuple):
     "Why two URIs differ in one part"
     part: str       # "scheme", "path", "search" or "fragment"
-    kind: str       # "case", "encoding", "void-fragment", "host-case", "default-port", "void-path", "localhost", "reserved", "absent" or "different"
+    kind: str       # "case", "encoding", "void-fragment", "host-case", "default-port", "void-path", "void-host", "host-number", "port-zeros", "reserved", "absent" or "different"
     detail: str     # a sentence for people
 
 class Comparison(NamedTuple):
@@ -427,9 +432,11 @@ _SITE_WHY = {
     'host-case': "host names are domain names, and domain names are case-insensitive (RFC 1738 §3.1, RFC 1034)",
     'default-port': "the port written is the scheme's default port (RFC 1738: \"If :<port> is omitted, the port defaults to N\")",
     'void-path': "an http URL with neither path nor search may omit the \"/\" (RFC 1738 §3.3)",
-    'localhost': "a file URL's host \"localhost\" and its empty host both name \"the machine from which the URL is being interpreted\" (RFC 1738 §3.10)",
+    'void-host': "a file URL's void host and 'localhost' are the same host (RFC 1630 \"file\": \"A void host field is equivalent to 'localhost'\")",
+    'host-number': "a host number's groups are decimal (RFC 1738 §3.1: \"four decimal digit groups\"): a leading zero changes nothing",
+    'port-zeros': "the port is decimal (RFC 1738 §3.1: \"Another port number may optionally be supplied, in decimal\"): a leading zero changes nothing",
 }
-_EQUAL_KINDS = ('case', 'encoding', 'void-fragment', 'host-case', 'default-port', 'void-path', 'localhost')
+_EQUAL_KINDS = ('case', 'encoding', 'void-fragment', 'host-case', 'default-port', 'void-path', 'void-host', 'host-number', 'port-zeros')
 
 def compare(a:Union[str, URI],       # one URI or partial form
             b:Union[str, URI],       # the other

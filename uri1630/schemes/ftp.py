@@ -170,6 +170,7 @@ def ftp_session(host:str,          # the FTP server's host
     "Log in and run `commands` on one control connection; return the data of the transfer command"
     from uri1630.retrieve import RetrievalError, _options   # the transport, imported on the first retrieval
     o = o or _options(f"ftp://{host}:{port}/", **kw)
+    if o.proxy: raise ValueError("ftp_session talks to the server itself: for a gateway, use retrieve(url, proxy=...)")
     for cmd in commands:     # RFC 959: a command line is octets ending in CR LF; nothing in it may end it early
         _need_str(cmd, 'command')
         bad = next((i for i, ch in enumerate(cmd) if ch in '\r\n\0' or ord(ch) > 255), None)

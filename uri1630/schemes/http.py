@@ -163,28 +163,42 @@ def _http_body(c:'_Conn', status:int, headers:dict[str, str], command:str) -> by
 
 # %% ../../nbs/10_http.ipynb #88881728
 def _retrieve_http(u:HttpURL, o:'RetrievalOptions') -> bytes:
-    "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply"
-    from uri1630.retrieve import RetrievalError, _retrieve   # the transport, imported on the first retrieval
-    target = u.request_target()
-    port = u.port if u.port is not None else u.default_port
-    assert port is not None                 # http has a default port (80)
-    command = f"GET {target}"
-    with o.conn(u.host, port, 'http') as c:
-        c.send(http_request(target, u.host, u.port))
-        status, reason, headers = _http_head(c, command)
-        body = _http_body(c, status, headers, command)
-    if 200 <= status < 300: return body
-    loc = headers.get('location')
-    if 300 <= status < 400 and loc and o.redirects > 0:
-        if loc.startswith('/'): loc = f"http://{u.host}{'' if u.port is None else f':{u.port}'}{loc}"
-        if not loc.lower().startswith('http:'):
-            o.fail(f"HTTP {status} {reason}: not following the redirect to {loc[:200]!r} (only http: URLs and absolute paths)", 'http', status, command)
-        try: return _retrieve(loc, o._replace(url=loc, redirects=o.redirects - 1))
+    "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply; redirects, if asked for, in a loop"
+    from uri1630.retrieve import RetrievalError, _prepare   # the transport, imported on the first retrieval
+    while True:                             # one turn per request: the server decides how many turns (up to `redirects`), never the stack's depth
+        target = u.request_target()
+        port = u.port if u.port is not None else u.default_port
+        assert port is not None             # http has a default port (80)
+        command, request = f"GET {target}", http_request(target, u.host, u.port)    # built (and checked) before connecting
+        with o.conn(u.host, port, 'http') as c:
+            c.send(request)
+            status, reason, headers = _http_head(c, command)
+            body = _http_body(c, status, headers, command)
+        if 200 <= status < 300: return body
+        loc = headers.get('location')
+        if not (300 <= status < 400 and loc and o.redirects > 0): break
+        try: nxt = _prepare(_redirect_target(u, loc), o)   # the checks any URL gets before its retrieval
         except RetrievalError: raise
-        except URIError as e:           # the server chose this URL: its faults are the server's
+        except URIError as e:               # the server chose this URL: its faults are the server's
             o.fail(f"HTTP {status} {reason}: the redirect target {loc[:80]!r} cannot be followed: {e.message}", 'http', status, command)
+        assert isinstance(nxt, HttpURL)     # `_redirect_target` gives http URLs only
+        u, o = nxt, o._replace(url=nxt.text, redirects=o.redirects - 1)
     more = f" to {loc[:200]}" if loc and 300 <= status < 400 else ''
     o.fail(f"HTTP {status} {reason}{more}", 'http', status, command)
+
+# RFC 1630 "Partial form": "//" and a host keep only the scheme of the context; "/" and a path keep its host and port too
+def _redirect_target(u:HttpURL,  # the URL whose reply redirects
+                     loc:str,    # the reply's `Location`, as sent
+                    ) -> str:
+    "The http URL a `Location` names: an absolute http URL as sent, `//host…` with u's scheme, `/path…` on u's host and port; else `URIError`"
+    if loc.startswith('//'): url = 'http:' + loc
+    elif loc.startswith('/'): url = f"http://{u.host}{'' if u.port is None else f':{u.port}'}{loc}"
+    elif loc[:5].lower() == 'http:': url = loc
+    else: raise URIError(f"not following the redirect to {loc[:200]!r} (only http: URLs, //host and absolute paths)", loc[:200], 0, 'http')
+    t = parse_url(url)                      # a URLError if it names no http object at all
+    if loc.startswith('/') and not loc.startswith('//') and (getattr(t, 'host', None), getattr(t, 'port', None)) != (u.host, u.port):   # belt and braces: a path keeps the host
+        raise URIError(f"the redirect {loc[:200]!r} would change the host", loc[:200], 0, 'http')
+    return url
 
 _register("http", "retrieval", _retrieve_http, False, "register_retrieval")
 
@@ -195,9 +209,9 @@ def _retrieve_via_gateway(u:SchemeURL, o:'RetrievalOptions') -> bytes:
     target = u.text if fragment is None else u.text[:len(u.text) - len(fragment) - 1]
     assert o.proxy is not None              # _retrieve sends a URL here only when a gateway is set
     host, port = o.proxy
-    command = f"GET {target}"
+    command, request = f"GET {target}", http_request(target, getattr(u, 'host', '') or host, getattr(u, 'port', None), gateway=True)
     with o.conn(host, port, 'http') as c:
-        c.send(http_request(target, getattr(u, 'host', '') or host, getattr(u, 'port', None), gateway=True))
+        c.send(request)
         status, reason, headers = _http_head(c, command)
         body = _http_body(c, status, headers, command)
     if 200 <= status < 300: return body
