@@ -10,7 +10,7 @@ __all__ = ['ALNUM', 'ESCAPE_SAFE', 'LEVELS', 'escape', 'unescape', 'reserved_set
 import re
 from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
-from .errors import URIError, URISyntaxError, URIEncodingError, _need_str
+from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded
 from functools import lru_cache
 from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, describe_char, _cls
 from .syntax import URI, parse
@@ -345,7 +345,7 @@ def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
     out = s[:at] + host.lower()
     if host != host.lower(): changes.append('host-case')
     if port is not None:
-        if port.isdigit() and port.isascii() and int(port) == _default_port(scheme): changes.append('default-port')
+        if _bounded(port, 65535) == _default_port(scheme) is not None: changes.append('default-port')
         else: out += ':' + port
     rest = s[e:]
     if scheme == 'http' and rest[:1] in ('', '#'): rest = '/' + rest; changes.append('void-path')

@@ -14,7 +14,7 @@ from importlib import import_module
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar, cast
-from ..errors import URIError, URISyntaxError, _need_str
+from ..errors import URIError, URISyntaxError, _need_str, _bounded, _login_split, _hide_password
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, _many, ESCAPE_RE, RFC1738_UNRESERVED
 from ..encoding import unescape
 from ..syntax import URI, parse, _new
@@ -396,7 +396,7 @@ def _check_hostnumber(src:Source, i:int, labels:list[str]) -> None:
     if len(labels) != 4: src.fail(i, 'hostnumber', "a host number is four decimal digit groups separated by '.'")
     pos = i
     for lab in labels:                   # "its IP address": each group is an octet, read in decimal (never octal)
-        if len(lab.lstrip('0')) > 3 or int(lab) > 255: src.fail(pos, 'hostnumber', "a group of an IP address is 0 to 255")
+        if _bounded(lab, 255) is None: src.fail(pos, 'hostnumber', "a group of an IP address is 0 to 255")
         pos += len(lab) + 1
 
 # %% ../../nbs/09_specific_schemes.ipynb #b2eadf02
@@ -421,11 +421,11 @@ def parse_login(src:Source,          # what `split_url` read
     if not t.startswith('//', i, end): src.fail(i, 'ip-schemepart', f"a {src.scheme}: URL starts with '//' and a host")
     i += 2
     j = min([k for k in (t.find(c, i, end) for c in stops) if k >= 0], default=end)
-    at = t.rfind('@', i, j)                  # the last '@' ends the login: an earlier one is an unencoded '@' in the user
+    at, c = _login_split(t, i, j)            # the last '@' ends the login (an earlier one is an unencoded '@' in the user); the split error messages mask
     u = pw = None
     if at >= 0:
         if not user: src.fail(i, 'hostport', f"no user name or password is allowed in a {src.scheme}: URL")
-        c, ok = t.find(':', i, at), USER_CHARS if src.rfc == "1738" else ALPHANUM2
+        ok = USER_CHARS if src.rfc == "1738" else ALPHANUM2
         u = src.decode(i, at if c < 0 else c, ok, 'user')
         if c >= 0: pw = src.decode(c + 1, at, ok, 'password')
         i = at + 1
@@ -440,10 +440,9 @@ def _read_port(src:Source, i:int, j:int) -> int:
     if i == j: src.fail(i, 'port', "a port is one or more decimal digits; if the port is omitted, the colon is as well")
     for k in range(i, j):
         if src.text[k] not in DIGIT: src.fail(k, 'port', f"a port is decimal digits; found {describe_char(src.text[k])}")
-    digits = src.text[i:j].lstrip('0')       # int() of >4300 digits would be a ValueError: check the length first
-    if len(digits) > 5 or int(digits or '0') > 65535:   # the IP-based schemes of RFC 1738 all run over TCP: a 16-bit port
-        src.fail(i, 'port', "a TCP port is a number from 0 to 65535 (RFC 793: 16 bits)")
-    return int(digits or '0')
+    port = _bounded(src.text[i:j], 65535)    # the IP-based schemes of RFC 1738 all run over TCP: a 16-bit port
+    if port is None: src.fail(i, 'port', "a TCP port is a number from 0 to 65535 (RFC 793: 16 bits)")
+    return port
 
 # %% ../../nbs/09_specific_schemes.ipynb #3db31935
 # For the fast path: RFC 1738 §3.1 host = hostname | hostnumber, as one pattern (what `_check_host` accepts)
