@@ -14,7 +14,7 @@ from importlib import import_module
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar, cast
-from ..errors import URIError, URISyntaxError, _need_str, _bounded, _login_split, _hide_password
+from ..errors import URIError, URISyntaxError, _need_str, _bounded, _login_split, _masked
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, _many, ESCAPE_RE, RFC1738_UNRESERVED
 from ..encoding import unescape
 from ..syntax import URI, parse, _new
@@ -45,6 +45,10 @@ class Source(NamedTuple):
     fragment: Optional[str]  # the raw fragment id after `#`; `None` when absent
     url: str                 # the URL as written: scheme to end of fragment, without `url:` prefix or `<>`
     rfc: str                 # "1738" or "1630": whose reading to follow where the two RFCs disagree
+
+    def __repr__(self) -> str:   # RFC 1738 §6: a password in the text is shown as `***`
+        return (f"Source(text={_masked(self.text)!r}, scheme={self.scheme!r}, start={self.start!r}, end={self.end!r}, "
+                f"fragment={self.fragment!r}, url={_masked(self.url)!r}, rfc={self.rfc!r})")
 
     @property
     def part(self) -> str:
@@ -408,6 +412,9 @@ class Login(NamedTuple):
     host: str                # as written
     port: Optional[int]      # `None` when absent
     end: int                 # index (in `src.text`) just after the login: the `/` (or other stop) or `src.end`
+
+    def __repr__(self) -> str:   # RFC 1738 §6: a password is never shown
+        return f"Login(user={self.user!r}, password={None if self.password is None else '***'}, host={self.host!r}, port={self.port!r}, end={self.end!r})"
 
 # %% ../../nbs/09_specific_schemes.ipynb #01b94b6a
 # RFC 1738 §5: ip-schemepart = "//" login [ "/" urlpath ]
