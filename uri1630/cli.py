@@ -9,7 +9,7 @@ __all__ = ['BLOCK', 'OK', 'NO', 'BAD', 'EXIT_STATUS', 'GENERIC_FIELDS', 'RENAMED
 # %% ../nbs/30_cli.ipynb #b5a824dd
 import argparse, contextlib, dataclasses, io, json, os, re, stat, sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
-from .errors import URIError, _hide_password, _masked
+from .errors import URIError, _hide_password, _masked, _need_str
 from .syntax import URI, parse
 from .grammar import GRAMMARS, validate
 import uri1630.url_grammar   # registers the grammars "rfc1630" and "rfc1738" for `check --grammar`
@@ -213,6 +213,7 @@ def _accepting(uri:str, rejected_by:str) -> Iterator[str]:
 
 def other_grammars(uri:str, rejected_by:str) -> list[str]:
     "The registered grammars other than `rejected_by` that accept `uri`, the main three first"
+    if type(uri) is not str or type(rejected_by) is not str: _need_str(uri, 'uri'); _need_str(rejected_by, 'rejected_by')
     return list(_accepting(uri, rejected_by))
 
 def _hint(uri:str, grammar:str) -> str:

@@ -36,9 +36,9 @@ def _hide_password(text:str, position:int) -> Tuple[str, int]:
         moved = moved if position < a else moved - (position - a) if position < b else moved + 3 - (b - a)
     return ''.join(out) + text[last:], moved
 
-def _masked(text:Optional[str]) -> Optional[str]:
+def _masked(text:str) -> str:
     "`text` with every password of a `//user:password@` login shown as `***`"
-    return _hide_password(text, 0)[0] if isinstance(text, str) else text
+    return _hide_password(text, 0)[0]
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF"); _DEC_DIGITS = frozenset("0123456789")
 

@@ -128,7 +128,7 @@ def _resolve(context:str, partial:str, reading:str, trace:Optional[list[Resoluti
 def _check_arguments(context:object, partial:object, reading:str) -> None:
     "Raise `TypeError` unless `context` and `partial` are strings, `ValueError` unless `reading` is one of `SLASH_READINGS`"
     if type(context) is not str or type(partial) is not str: _need_str(context, 'context'); _need_str(partial, 'partial')
-    if reading not in SLASH_READINGS: raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
+    if reading not in SLASH_READINGS: _need_str(reading, 'reading'); raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
 
 def _scheme(partial:str, k:int) -> str:
     "The scheme name of `partial`, whose colon (before any slash) is at `k`: an ialpha, or a `URISyntaxError`"
@@ -382,7 +382,7 @@ def _absolute_offsets(text:str, name:str) -> tuple[int, int, int]:
 
 def _check_relative(context:str, target:str, reading:str) -> NoReturn:
     "Raise the error for arguments `relative` does not take: a context or target that is no absolute URI, or an unknown reading"
-    _absolute_offsets(context, 'context'); _absolute_offsets(target, 'target')
+    _absolute_offsets(context, 'context'); _absolute_offsets(target, 'target'); _need_str(reading, 'reading')
     raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
 
 def _cuts(base:str, start:int, reading:str) -> dict[int, int]:

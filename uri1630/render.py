@@ -37,13 +37,13 @@ def _unit(text:str, kind:str, changed:bool, title:str='') -> str:
 
 def _runs(units:Any) -> str:
     "`(text, kind, changed)` units as spans, one span for each run of neighbours of the same kind and state"
-    out, run, key = [], [], None
+    out: list[str] = []; run: list[str] = []; key: Any = None
     for text, kind, changed in units:
         if (kind, changed) != key:
-            if run: out.append(_unit(''.join(run), *key))   # type: ignore[misc]
+            if run: out.append(_unit(''.join(run), *key))
             run, key = [], (kind, changed)
         run.append(text)
-    if run: out.append(_unit(''.join(run), *key))            # type: ignore[misc]
+    if run: out.append(_unit(''.join(run), *key))
     return ''.join(out)
 
 def _change_rows(changes:Any) -> str:
@@ -196,7 +196,7 @@ def parse_html(text:str,            # the URL (or URI) to explore
                rfc:str="1738",       # whose reading `parse_url` follows where the RFCs disagree
               ) -> str:
     "HTML: the verdict of `grammar` (the error marked at its position) and the parts `parse_url` finds"
-    _need_str(text, 'text')
+    _need_str(text, 'text'); _need_str(grammar, 'grammar'); _need_str(rfc, 'rfc')
     try:
         validate(text, grammar)
         verdict = f'<div class="u1630-valid">&#10004; valid under <code>{html.escape(grammar)}</code></div>'

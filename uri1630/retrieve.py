@@ -34,7 +34,7 @@ def _rebuild_retrieval(cls:type[RetrievalError], *a:Any) -> RetrievalError: retu
 
 def _mask_password(url:Optional[str]) -> Optional[str]:
     "`url` with the password of its `//user:password@` login shown as `***` (RFC 1738 §6: a password should stay secret), split as `parse_login` splits it"
-    return _masked(url)
+    return _masked(url) if isinstance(url, str) else url
 
 # %% ../nbs/32_retrieval.ipynb #8c0c47d4
 DEFAULT_TOTAL_TIMEOUT = 60.0    # seconds a whole retrieval may take by default: connect, every write, every read

@@ -120,7 +120,7 @@ def _ftp_reply(c:'_Conn', command:str) -> tuple[int, str]:
     if not line.endswith(b'\n'): c.fail(f"the FTP server closed the connection before {what}", command=command)
     m = _REPLY_RE.match(line)
     code = _bounded(m[1], 999) if m else None     # `\d{3}`: three digits
-    if code is None: c.fail(f"malformed FTP reply {line[:80]!r} to {command}", command=command)
+    if m is None or code is None: c.fail(f"malformed FTP reply {line[:80]!r} to {command}", command=command)
     text = bytearray(line[4:].strip())                 # at most 4 KiB of it kept: it only goes into messages
     while m[2] == b'-':
         more = c.readline(what)

@@ -121,7 +121,7 @@ def _http_head(c:'_Conn', command:str) -> tuple[int, str, dict[str, str]]:
     if not line: c.fail("the HTTP server closed the connection without a reply", command=command)
     m = _STATUS_RE.match(line)
     status = _bounded(m[3], 999) if m else None    # `\d{3}`: three digits
-    if status is None: c.fail(f"malformed HTTP status line {line[:80]!r}", command=command)
+    if m is None or status is None: c.fail(f"malformed HTTP status line {line[:80]!r}", command=command)
     headers: dict[str, str] = {}
     while True:
         h = c.readline('the HTTP headers')
