@@ -9,7 +9,7 @@ __all__ = ['BLOCK', 'OK', 'NO', 'BAD', 'EXIT_STATUS', 'GENERIC_FIELDS', 'RENAMED
 # %% ../nbs/30_cli.ipynb #b5a824dd
 import argparse, contextlib, dataclasses, io, json, os, re, stat, sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
-from .errors import URIError, _hide_password, _masked, _need_str
+from .errors import URIError, _hide_password, _masked, _need_str, _password_spans
 from .syntax import URI, parse
 from .grammar import GRAMMARS, validate
 import uri1630.url_grammar   # registers the grammars "rfc1630" and "rfc1738" for `check --grammar`
@@ -171,8 +171,8 @@ def _make_writer(cls:type) -> _Writer:
 
 def _json_line(uri:str) -> str:
     "`_JSON(parts(uri))`: the line `parse -` writes for `uri`, a password shown as `***` (RFC 1738 §6)"
-    if '@' in uri: return _JSON(_shown(parts(uri)))   # a login, maybe with a password: the slow way, masked
     g, cls, values = url_record(uri)
+    if '@' in uri and _password_spans(uri): return _JSON(_shown(parts(uri)))   # a `//user:password@` login: the slow way, masked
     return (_WRITERS.get(cls) or _writer(cls))(g, values)
 
 def _shown(d:dict[str, Any]) -> dict[str, Any]:
