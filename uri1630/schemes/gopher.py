@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError, _bounded
+from ..errors import URIError, URISyntaxError, _bounded, _masked
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_SAFE, RFC1738_EXTRA, RFC1738_RESERVED
 from . import IPURL, Source, register_scheme, parse_login, parse_url, URL_CHARS
 
@@ -290,7 +290,7 @@ def iter_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
     from uri1630.retrieve import _options     # the transport, imported on the first retrieval
     u = parse_url(url, kw.get('rfc', '1738'))
     if u.scheme != 'gopher' or not isinstance(u, GopherURL) or u.gtype not in ('1', '7'):
-        raise URIError(f"a menu is a gopher URL of type 1 or 7, not {url[:200]!r}", url, None, 'gopher')
+        raise URIError(f"a menu is a gopher URL of type 1 or 7, not {_masked(url)[:200]!r}", url, None, 'gopher')   # masked before it is cut
     o = _options(url, **kw)
     return _menu_stream(u, o, _gopher_request(u, o))     # the arguments are checked now; the connection opens when iterated
 
