@@ -219,10 +219,14 @@ part = st.one_of(st.none(), uri_text)
 @SETTINGS
 @given(scheme=st.one_of(st.none(), st.sampled_from(["x", "http", "a+b", "", "1a", "a:b", "a/b"])), path=uri_text, search=part, fragment=part)
 def test_uri_replace_parses_back(scheme, path, search, fragment):
-    "`URI.replace`: the text of the URI built parses back to exactly those parts, or the parts are refused"
-    try: u = URI('x', '', None, None).replace(scheme=scheme, path=path, search=search, fragment=fragment)
-    except URIError as e: assert 0 <= e.position <= len(e.text); return
-    assert parse(str(u)) == u == (scheme, path, search, fragment)
+    "`URI(...)`, `URI.replace`, `URI._replace`: the text of the URI built parses back to exactly those parts, or the parts are refused"
+    outcomes = []
+    for build in (lambda: URI(scheme, path, search, fragment), lambda: parse("x:").replace(scheme=scheme, path=path, search=search, fragment=fragment),
+                  lambda: parse("x:")._replace(scheme=scheme, path=path, search=search, fragment=fragment)):
+        try: u = build()
+        except URIError as e: assert 0 <= e.position <= len(e.text); outcomes.append(e.position); continue
+        assert parse(str(u)) == u == (scheme, path, search, fragment); outcomes.append(u)
+    assert outcomes[0] == outcomes[1] == outcomes[2]
 
 @SETTINGS
 @given(uri=uri_text, fragment=part)

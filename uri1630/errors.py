@@ -40,19 +40,22 @@ def _masked(text:str) -> str:
     "`text` with every password of a `//user:password@` login shown as `***`"
     return _hide_password(text, 0)[0]
 
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF"); _DEC_DIGITS = frozenset("0123456789")
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 def _bounded(digits:Any,  # the digits as written or received (`str` or `bytes`; leading zeros allowed)
              most:int,    # the largest value the field can hold
              base:int=10, # 10, or 16 (an HTTP chunk size)
             ) -> Optional[int]:
     "The value of `digits` if they are ASCII digits of `base` naming at most `most`, else `None`: `int()` never reads more digits than `most` has"
-    s = digits.decode('latin-1') if isinstance(digits, (bytes, bytearray)) else digits
-    if not isinstance(s, str) or not s: return None
-    sig = s.lstrip('0')
-    if len(sig) > len(f"{most:x}" if base == 16 else str(most)) or not (_HEX_DIGITS if base == 16 else _DEC_DIGITS).issuperset(sig): return None
-    n = int(sig or '0', base)                # at most as many digits as `most`: never near Python's 4,300-digit limit
+    s = digits if type(digits) is str else digits.decode('latin-1') if isinstance(digits, (bytes, bytearray)) else None
+    if not s: return None
+    w = _WIDTHS.get((most, base)) or _WIDTHS.setdefault((most, base), len(f"{most:x}" if base == 16 else str(most)))
+    if len(s) > w: s = s.lstrip('0') or '0'                   # leading zeros are digits too; only the rest counts
+    if len(s) > w or not (s.isdigit() and s.isascii() if base == 10 else _HEX_DIGITS.issuperset(s)): return None
+    n = int(s, base)                         # at most as many digits as `most`: never near Python's 4,300-digit limit
     return n if n <= most else None
+
+_WIDTHS: dict[tuple[int, int], int] = {}     # (most, base) -> how many digits `most` has
 
 class URIError(ValueError):
     "Root of every error uri1630 raises for bad input: `message`, `text`, `position` and `rule`"

@@ -59,6 +59,13 @@ def _parses_back(u:URI) -> URI:
     if at >= 0: raise URISyntaxError("these parts do not parse back: this character would end or start a part", text, at, 'fragmentaddress')
     return u
 
+# the constructor and `_replace` (through `_make`) check too; `parse` builds with `tuple.__new__`, as its parts always parse back
+_plain_new, _plain_make = URI.__new__, URI._make
+def _checked_new(cls:type[URI], scheme:Optional[str], path:str, search:Optional[str], fragment:Optional[str]) -> URI:
+    return _parses_back(_plain_new(cls, scheme, path, search, fragment))
+setattr(URI, '__new__', _checked_new)
+setattr(URI, '_make', classmethod(lambda cls, iterable: _parses_back(_plain_make(iterable))))   # `URI._make`: a URI, the class being final
+
 # %% ../nbs/03_uri_syntax.ipynb #c7827b41
 _new = tuple.__new__
 _LETTERS = frozenset(ascii_letters)   # RFC 1630 `alpha` (spelled out in `grammar.ALPHA`, which this module is below)
