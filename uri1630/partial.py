@@ -301,9 +301,9 @@ def relative(context:str,             # the absolute URI of the object that will
              reading:str="examples",  # the slash rule `resolve` will use
             ) -> str:
     "The shortest partial form found that `resolve(context, ...)` turns into `target` (`target` itself if none)"
-    if type(context) is not str or type(target) is not str:     # a str subclass is read as the str it is; anything else is a TypeError
-        context, target = str.__str__(_need_str(context, 'context')), str.__str__(_need_str(target, 'target'))
-    if reading not in SLASH_READINGS: _check_relative(context, target, reading)
+    if type(context) is not str or type(target) is not str or reading not in SLASH_READINGS:
+        if not (isinstance(context, str) and isinstance(target, str) and reading in SLASH_READINGS): _check_relative(context, target, reading)
+        context, target = str.__str__(context), str.__str__(target)   # a str subclass is read as the str it is
     kc, ec, hc = _split(context); kt, et, ht = _split(target)
     if kc <= 0 or kt <= 0 or context[0] not in _LETTERS or target[0] not in _LETTERS: _check_relative(context, target, reading)
     if kt != kc or target[:kt] != context[:kc]: return target                  # different schemes: "the whole absolute URI must be given"
