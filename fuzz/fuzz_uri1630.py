@@ -106,8 +106,8 @@ def t_parse_url(t, t2, pick):
             assert r[0] == parse(t) and r[1] is type(u) and r[1](*r[2]) == u, (t, r, u)
             if json_line is not None:
                 import json
-                from uri1630.cli import parts
-                assert json.loads(json_line(t)) == parts(t), t
+                from uri1630.cli import parts, _shown
+                assert json.loads(json_line(t)) == _shown(parts(t)), t     # a password shown as *** (RFC 1738 §6)
     if u is None: return
     hash(u); s = str(u)
     assert isinstance(s, str) and s in t
@@ -174,7 +174,29 @@ def t_built(t, t2, pick):
             assert not p.startswith('\\\\') and ':' not in p[2:] and not any(c in p for c in '<>"|?*'), (t, p)
 
 
-NAMED = [t_parse, t_validate, t_levels, t_resolve, t_parse_url, t_extract, t_risks, t_unescape, t_built]
+def t_secrets(t, t2, pick):
+    "Issue 20, invariant 5: a password (any characters, no '/') is never shown by an error, however the URL fails"
+    user, pw = t[:40], "Zq7" + t2[:60]
+    if '/' in user + pw or "Zq7" in user + t[40:]: return
+    url = f"{('ftp', 'telnet', 'http', 'x-y', 'gopher')[pick % 5]}://{user}:{pw}@{t[40:100]}"
+    for f in (parse_url, risks, canonical, lambda u: to_level(u, 'decoded'), url_record):
+        if f is None: continue
+        try: f(url)
+        except URIError as e:
+            shown = str(e) + repr(e)
+            assert "Zq7" not in shown, shown
+
+
+def t_numbers(t, t2, pick):
+    "Issue 20, invariant 4: digits of any length in a numeric field: the fast and the slow parser agree, only URIError"
+    from uri1630.schemes import _parse_slow
+    d = "0" * (pick * 20) + "".join(c for c in t if c.isdigit()) * (1 + pick % 40)
+    for url in (f"http://h:{d}/", f"ftp://{d}.1.1.1/", f"nntp://h/g/{d}", f"telnet://h:{d}", f"gopher://h:{d}/1"):
+        a, b = _contract(parse_url, url), _contract(_parse_slow, url)
+        assert a == b, (url[:60], a, b)
+
+
+NAMED = [t_parse, t_validate, t_levels, t_resolve, t_parse_url, t_extract, t_risks, t_unescape, t_built, t_secrets, t_numbers]
 
 
 def t_surface(f, fdp):

@@ -53,7 +53,8 @@ def find_urls(text:str,              # free text: mail, news, a printed page
              ) -> List[Found]:
     "Every wrapped URL in `text`, in order, as `Found` records (linear time)"
     _need_str(text)
-    if hyphen not in ('keep', 'drop'): raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")
+    if hyphen not in ('keep', 'drop'): _need_str(hyphen, 'hyphen'); raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")
+    if grammar is not None: _need_str(grammar, 'grammar')
     out, i, gt = [], 0, -1
     while (lt := text.find('<', i)) >= 0:
         if gt < lt and (gt := text.find('>', lt)) < 0: break      # no '>' left: no wrapper can close
@@ -81,7 +82,8 @@ def extract_stream(chunks:Iterable[str],        # the text in pieces, as read (e
                    grammar:Optional[str]=None,  # if given, a URL must also be valid in this grammar
                   ) -> Iterator[str]:
     "The URLs `extract` finds in the concatenated `chunks`, yielded as each wrapper closes: every character is scanned once"
-    if hyphen not in ('keep', 'drop'): raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")   # checked now, not when iterated
+    if hyphen not in ('keep', 'drop'): _need_str(hyphen, 'hyphen'); raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")   # checked now, not when iterated
+    if grammar is not None: _need_str(grammar, 'grammar')
     return _stream_urls(iter(chunks), hyphen, bare, grammar)
 
 def _stream_urls(chunks:Iterator[str], hyphen:str, bare:bool, grammar:Optional[str]) -> Iterator[str]:

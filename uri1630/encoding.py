@@ -10,7 +10,7 @@ __all__ = ['ALNUM', 'ESCAPE_SAFE', 'LEVELS', 'escape', 'unescape', 'reserved_set
 import re
 from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
-from .errors import URIError, URISyntaxError, URIEncodingError, _need_str
+from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded
 from functools import lru_cache
 from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, describe_char, _cls
 from .syntax import URI, parse
@@ -34,7 +34,7 @@ def escape(text:str,                # the local name (any text) to encode
            encoding:str="latin-1",  # how characters become octets: RFC 1630's "ISO Latin 1 code", or e.g. "utf-8"
           ) -> str:
     "Encode every character of `text` outside alphanumerics and `safe` as `%` and two upper-case hex digits"
-    _need_str(text)
+    _need_str(text); _need_str(safe, 'safe'); _need_str(encoding, 'encoding')
     keep = frozenset(ALNUM + safe) - {'%'}
     return ''.join(c if c in keep else _encode_char(c, encoding, text, i) for i, c in enumerate(text))
 
@@ -50,7 +50,7 @@ def unescape(text:str,               # text holding `%XX` escapes
              future_escapes:bool=False, # leave a `%` not followed by two hex digits as it is, instead of raising
             ) -> str:
     "Decode every `%XX` in `text`; a `%` not followed by two hex digits raises `URISyntaxError` (unless `future_escapes`)"
-    _need_str(text)
+    if type(text) is not str or type(encoding) is not str: _need_str(text); _need_str(encoding, 'encoding')
     if '%' not in text: return text
     out: list[str]; out, pos, octets, start = [], 0, bytearray(), 0
     for m in _ESC_RE.finditer(text):
@@ -80,7 +80,8 @@ def reserved_set(part:str,                # "path", "search", "fragment" or "log
                 ) -> frozenset[str]:
     "The characters that keep their encoded or unencoded state in `part`"
     try: return _RESERVED_SETS[reserved][part]
-    except KeyError:
+    except (KeyError, TypeError):
+        _need_str(part, 'part'); _need_str(reserved, 'reserved')
         if reserved not in _RESERVED_SETS: raise ValueError(f"reserved must be 'rfc1630' or 'rfc1738', not {reserved!r}") from None
         return _RESERVED_SETS[reserved]['path']
 
@@ -242,6 +243,7 @@ def _scheme_guard(path:str) -> bool:
 
 def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]=None) -> str:
     "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
+    if type(encoding) is not str or type(reserved) is not str: _need_str(encoding, 'encoding'); _need_str(reserved, 'reserved')
     if trace is None and _plain(L, reserved).fullmatch(text): return text   # shortcut: no part has anything to change
     u = parse(text)
     off, parts = 0, []

@@ -11,7 +11,7 @@ import math, re, socket, threading, time, warnings
 from importlib import import_module
 from types import MappingProxyType
 from typing import Any, NamedTuple, Optional, Callable, Iterator, NoReturn, cast
-from .errors import URIError, _need_str
+from .errors import URIError, _need_str, _bounded, _masked
 from .schemes import parse_url, split_url, SchemeURL, Source, SCHEME_ENTRIES, _register
 
 # %% ../nbs/32_retrieval.ipynb #310b1a0e
@@ -32,11 +32,9 @@ class RetrievalError(URIError):
 
 def _rebuild_retrieval(cls:type[RetrievalError], *a:Any) -> RetrievalError: return cls(*a)
 
-_PASSWORD_RE = re.compile(r'(?i)^(<?(?:url:)?[a-z][a-z0-9+.-]*://[^/?#@:]*:)[^/?#@]*@')
-
 def _mask_password(url:Optional[str]) -> Optional[str]:
-    "`url` with the password of its `//user:password@` login shown as `***` (RFC 1738 §6: a password should stay secret)"
-    return _PASSWORD_RE.sub(r'\1***@', url) if isinstance(url, str) else url
+    "`url` with the password of its `//user:password@` login shown as `***` (RFC 1738 §6: a password should stay secret), split as `parse_login` splits it"
+    return _masked(url) if isinstance(url, str) else url
 
 # %% ../nbs/32_retrieval.ipynb #8c0c47d4
 DEFAULT_TOTAL_TIMEOUT = 60.0    # seconds a whole retrieval may take by default: name lookup, every address tried, every write, every read
@@ -225,8 +223,9 @@ class _Conn:
 # %% ../nbs/32_retrieval.ipynb #c0aa0002
 def _number(c:_Conn, digits:bytes, base:int, what:str, command:str, status:Optional[int]=None) -> int:
     "A length the server sent: 1 to 19 digits (Python's 4,300-digit limit is never reached), else `RetrievalError`"
-    if not 0 < len(digits) <= 19: c.fail(f"the {what} {digits[:20]!r}{'…' if len(digits) > 20 else ''} has {len(digits)} digits: no length uri1630 reads has more than 19", status, command)
-    return int(digits, base)
+    n = _bounded(digits, 10**19 - 1 if base == 10 else 16**19 - 1, base)
+    if n is None: c.fail(f"the {what} {digits[:20]!r}{'…' if len(digits) > 20 else ''} has {len(digits)} digits: no length uri1630 reads has more than 19 significant digits", status, command)
+    return n
 
 # %% ../nbs/32_retrieval.ipynb #8c40bc59
 DEFAULT_MAX_BYTES = 64 * 2**20
@@ -357,8 +356,9 @@ def _gateway(proxy:object) -> Optional[tuple[str, int]]:
     "The `proxy` option, `'host:port'`, as `(host, port)`; `None` for none"
     if proxy is None: return None
     proxy = _need_str(proxy, 'proxy'); h, _, p = proxy.rpartition(':')
-    if not h or not (p.isascii() and p.isdigit() and len(p) <= 5 and int(p) <= 65535): raise ValueError(f"proxy must be 'host:port' with a port in 0-65535, not {proxy[:80]!r}")
-    return (h, int(p))
+    port = _bounded(p, 65535)
+    if not h or port is None: raise ValueError(f"proxy must be 'host:port' with a port in 0-65535, not {_masked(proxy[:80])!r}")
+    return (h, port)
 
 def _options(url:str, timeout:float=10.0, max_bytes:int=DEFAULT_MAX_BYTES, email:str=ANONYMOUS_EMAIL, redirects:int=0, password:Optional[str]=None,
              ftp_type:Optional[str]='i', trace:Optional[Callable[[str, str], object]]=None, rfc:str="1738", proxy:Optional[str]=None,

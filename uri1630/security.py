@@ -8,7 +8,7 @@ __all__ = ['Risk', 'risks']
 # %% ../nbs/25_security.ipynb #18154c45
 import re
 from typing import NamedTuple, Tuple, Callable, Optional, AbstractSet
-from .errors import URIError, _need_str
+from .errors import URIError, _need_str, _login_split
 from .schemes import DEFAULT_PORTS, SCHEME_ENTRIES, SchemeURL, Source, split_url, parse_url
 
 # %% ../nbs/25_security.ipynb #a94c9d70
@@ -27,7 +27,7 @@ def _login(src:Source, stops:str='/') -> Optional[tuple[int, int, int]]:
     if not t.startswith('//', i, src.end): return None
     i += 2
     j = min([k for k in (t.find(c, i, src.end) for c in stops) if k >= 0], default=src.end)
-    return i, t.find('@', i, j), j
+    return i, _login_split(t, i, j)[0], j        # the '@' that ends the login where `parse_login` finds it (the last)
 
 # %% ../nbs/25_security.ipynb #3615bea2
 # RFC 1738 §6: "a port number other than the default for the protocol, especially when it is a number within the reserved space"

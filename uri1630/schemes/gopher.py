@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError
+from ..errors import URIError, URISyntaxError, _bounded, _masked
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_SAFE, RFC1738_EXTRA, RFC1738_RESERVED
 from . import IPURL, Source, register_scheme, parse_login, parse_url, URL_CHARS
 
@@ -212,11 +212,12 @@ def _menu_item(line:str, n:int, hosts:dict[str, str]) -> Optional[MenuItem]:
     f = line[1:].split('\t')
     if line[0] in 'i3' and len(f) < 4: f += [''] * (3 - len(f)) + ['0']   # information lines are often short
     if len(f) < 4: raise URIError(f"malformed gopher menu line {n}: {line[:80]!r}", line[:200], None, 'gopher-menu')
-    if not (f[3].isascii() and f[3].isdigit() and len(f[3]) <= 5 and int(f[3]) <= 65535):
+    port = _bounded(f[3], 65535)
+    if port is None:
         raise URIError(f"malformed port in gopher menu line {n} (a port is 0-65535): {line[:80]!r}", line[:200], None, 'gopher-menu')
     if len(hosts) >= 64: hosts.clear()            # a few hosts shared, not one string per distinct host kept: constant state per item
     host = hosts.setdefault(f[2], f[2])            # one string per host: menus repeat their hosts
-    return MenuItem(line[0], f[0], f[1], host, int(f[3]), f[4] if len(f) > 4 else '')
+    return MenuItem(line[0], f[0], f[1], host, port, f[4] if len(f) > 4 else '')
 
 def _menu_items(lines:Iterable[bytes], encoding:str) -> Iterator[MenuItem]:
     "The `MenuItem`s of an iterable of menu lines (bytes, LF kept), stopping at RFC 1436's `.` line"
@@ -308,7 +309,7 @@ def iter_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
     from uri1630.retrieve import _options     # the transport, imported on the first retrieval
     u = parse_url(url, kw.get('rfc', '1738'))
     if u.scheme != 'gopher' or not isinstance(u, GopherURL) or u.gtype not in ('1', '7'):
-        raise URIError(f"a menu is a gopher URL of type 1 or 7, not {url[:200]!r}", url, None, 'gopher')
+        raise URIError(f"a menu is a gopher URL of type 1 or 7, not {_masked(url)[:200]!r}", url, None, 'gopher')   # masked before it is cut
     o = _options(url, **kw)
     return _menu_stream(u, o, _gopher_request(u, o))     # the arguments are checked now; the connection opens when iterated
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError
+from ..errors import URIError, URISyntaxError, _bounded
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_UNRESERVED
 from . import IPURL, SchemeURL, Source, register_scheme, parse_login, parse_url, _register, _run, _Fields, _HOST_RE, _PORT_RE, _FRAGMENT_RE
 
@@ -68,7 +68,7 @@ def _fast_http(text:str, scheme:str, start:int) -> Optional[_Fields]:
     m = _http_re().match(text, start)
     if m is None: return None
     host, port, path, search, fragment = m.groups()
-    return HttpURL, (text, scheme, None, None, host, None if port is None else int(port), path or '', search, fragment)
+    return HttpURL, (text, scheme, None, None, host, None if port is None else _bounded(port, 65535), path or '', search, fragment)
 
 _register("http", "fast", _fast_http, False, "register_scheme")
 
@@ -120,21 +120,22 @@ def _http_head(c:'_Conn', command:str) -> tuple[int, str, dict[str, str]]:
     line = c.readline('the HTTP status line')
     if not line: c.fail("the HTTP server closed the connection without a reply", command=command)
     m = _STATUS_RE.match(line)
-    if not m: c.fail(f"malformed HTTP status line {line[:80]!r}", command=command)
+    status = _bounded(m[3], 999) if m else None    # `\d{3}`: three digits
+    if m is None or status is None: c.fail(f"malformed HTTP status line {line[:80]!r}", command=command)
     headers: dict[str, str] = {}
     while True:
         h = c.readline('the HTTP headers')
         if h in (b'\r\n', b'\n'): break
         name, sep, raw = h.partition(b':')
         if not h.endswith(b'\n') or not sep or not name or name != name.strip() or len(headers) > 200:
-            c.fail(f"malformed HTTP header line {h[:80]!r}", int(m[3]), command)
+            c.fail(f"malformed HTTP header line {h[:80]!r}", status, command)
         key, value = name.decode('latin-1').lower(), raw.strip().decode('latin-1')
         if key == 'content-length':      # RFC 7230 §3.3.2: differing values (in one header or several) are an error
             values = {v.strip() for v in value.split(',')} | ({headers[key]} if key in headers else set())
-            if len(values) > 1: c.fail(f"differing Content-Length values {sorted(values)[:4]} (RFC 7230 §3.3.2: an unrecoverable error)", int(m[3]), command)
+            if len(values) > 1: c.fail(f"differing Content-Length values {sorted(values)[:4]} (RFC 7230 §3.3.2: an unrecoverable error)", status, command)
             value = values.pop()
         headers[key] = value
-    return int(m[3]), (m[4] or b'').decode('latin-1'), headers
+    return status, (m[4] or b'').decode('latin-1'), headers
 
 # %% ../../nbs/10_http.ipynb #0e5c3a7d
 _HEX_OCTETS = frozenset(HEX.encode('ascii'))   # RFC 2616 §3.6.1: chunk-size = 1*HEX
