@@ -171,7 +171,7 @@ def check_explorers(browser, base, shots):
     from uri1630.encoding import to_level
     uri = "http://example.org/caf%E9/a%2Db~x"
     explorer(browser, base, "encoding_explorer.html", "URI", uri, to_level(uri, "canonical"), shots,
-             extra=lambda page: _level(page, uri))
+             extra=lambda page: (_level(page, uri), _pick_again(page)))
     from uri1630.partial import PARTIAL_CONTEXTS
     ctx, partial = "http://example.org/a/b/c", "../../x/./y"
     explorer(browser, base, "resolution_explorer.html", "Partial", partial, resolve(PARTIAL_CONTEXTS[0], partial), shots,
@@ -188,6 +188,18 @@ def _level(page, uri):
     page.wait_for_function("([sel, want]) => [...document.querySelectorAll(sel)].some(e => e.textContent.trim() === want)",
                            arg=[".u1630-explorer-out .u1630-result", want], timeout=5000)
     check(True, f"encoding explorer: level alphanumeric shows {want!r}")
+
+
+def _pick_again(page):
+    "Choose an example, type after it: the picker says '(type your own)'; choosing the same example again applies it"
+    pick, box = page.locator("select.u1630-pick").first, page.get_by_label("URI", exact=True).first
+    label = "Example 3 (illegal %*)"
+    pick.select_option(label=label); example = box.input_value()
+    box.click(); page.keyboard.press("End"); page.keyboard.type("x")
+    shown = pick.input_value()
+    pick.select_option(label=label)
+    check(shown == "" and box.input_value() == example and pick.input_value() == example,
+          f"encoding explorer: after typing, the picker shows '(type your own)' ({shown!r}); choosing {label!r} again applies it")
 
 
 def _context(page, ctx, partial, want):
