@@ -19,5 +19,5 @@ $PY -m venv "$work/venv"
 "$work/venv/bin/python" -c "import uri1630, jupyterlab, ipywidgets, nbdev, fastcore" || { echo "FAIL: the notebook install is incomplete" >&2; exit 1; }
 t1=$SECONDS
 echo "-- fresh venv with uri1630[notebooks] in $((t1 - t0)) s"
-cd "$work/run" && nice "$work/venv/bin/python" .ci/notebooks-run-all.py nbs --workers 2 2>&1 | grep -v "Kernel is running over TCP without encryption"
+cd "$work/run" && nice "$work/venv/bin/python" .ci/notebooks-run-all.py nbs --workers 2 2>&1 | grep --line-buffered -v "Kernel is running over TCP without encryption"
 echo "-- every notebook run to the end in $((SECONDS - t1)) s"
