@@ -377,11 +377,17 @@ def check_nav(browser, base, shots):
     page.goto(f"{base}/", wait_until="load")
     title = page.locator("h1").first.inner_text().strip()
     check(title.startswith("uri1630"), f"the first page a reader meets is the front page ({title!r})")
+    icon = page.evaluate("() => { const l = document.querySelector('link[rel~=\"icon\"]'); return l ? l.href : null; }")
+    status = page.request.get(icon).status if icon else None
+    check(status == 200, f"the page names its favicon ({icon}: HTTP {status}), so no browser asks for a missing /favicon.ico")
     got = page.evaluate("""() => [...document.querySelectorAll('.sidebar-tree p.caption')].map(c =>
         [c.textContent.trim(), [...c.nextElementSibling.querySelectorAll(':scope > li > a')].map(a => a.getAttribute('href'))])""")
     check(got == want, f"the sidebar holds the parts of docs/nav.py in order: {[c for c, _ in got]} "
                        f"({sum(len(p) for _, p in got)} pages)" + ("" if got == want else f"; want {want}, got {got}"))
-    if shots: page.locator(".sidebar-tree").screenshot(path=str(shots / "nav.png"))
+    if shots:   # the whole navigation: a viewport tall enough that the sidebar need not scroll
+        page.set_viewport_size({"width": 1280, "height": 1900})
+        page.locator(".sidebar-tree").screenshot(path=str(shots / "nav.png"))
+        page.set_viewport_size({"width": 1280, "height": 900})
     order = [h for _, hs in want for h in hs]
     bad = []
     for k, href in enumerate(order):
