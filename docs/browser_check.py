@@ -355,6 +355,7 @@ def check_open_links(browser, base, site, shots):
                                    arg=want, timeout=90000, polling=250)
             dialog = page.locator(".jp-Dialog")
             page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell", timeout=30000)
+            page.wait_for_function("() => window.jupyterapp.shell.currentWidget.context.isReady", timeout=60000)   # its cells loaded
             cells = page.evaluate("() => window.jupyterapp.shell.currentWidget.content.model.cells.length")
             ok = dialog.count() == 0 and cells > 0
             check(ok, f"{name}: 'Open as a notebook' clicked, JupyterLite opened {want} ({cells} cells, {time.time() - t0:.1f} s)"
