@@ -13,6 +13,7 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints", "_proc"]
 html_theme = "furo"
 html_static_path = [str(DOCS / "_static")]
 html_css_files = ["uri1630.css"]
+html_favicon = str(DOCS / "_static" / "favicon.svg")   # no 404 for /favicon.ico: every page names its icon
 html_js_files = [("live.js", {"defer": "defer"})]   # docs/live.py: Python in the reader's browser
 html_show_sourcelink = False
 html_copy_source = False
