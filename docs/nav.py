@@ -18,19 +18,17 @@ NAV = (
         "26_references", "27_security_considerations", "28_authors_address", "29_page_index",
     )),
     ("What RFC 1738 adds", (             # RFC 1738's sections that RFC 1630 has no heading for
-        "25_security",                   # RFC 1738 §6, Security Considerations: risks(url)
         "31_urls_in_context",            # RFC 1738, APPENDIX: Recommendations for URLs in Context
         "37_rfc1738_not_quoted",
     )),
     ("The apparatus", (                  # what the edition builds around the text
         "00_errors",
         "06a_encoding_explorer", "07a_resolution_explorer", "24a_parse_explorer", "24b_render",
-        "30_cli", "32_retrieval", "33_then_and_now", "34_performance", "35_scale", "36_architecture",
+        "30_cli", "32_retrieval", "25_security", "33_then_and_now", "34_performance", "35_scale", "36_architecture",
     )),
 )
 
-PENDING = {"00a_front_matter", "26_references", "27_security_considerations", "28_authors_address", "29_page_index",
-           "37_rfc1738_not_quoted"}
+PENDING: set = set()   # every announced notebook is written
 
 
 def notebooks(nbs: Path) -> list:
