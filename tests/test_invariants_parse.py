@@ -12,7 +12,7 @@
 import ast, codecs, encodings, encodings.aliases, io, json, pkgutil, socket, sys, traceback
 from pathlib import Path
 import pytest
-from hypothesis import given, settings, strategies as st, HealthCheck, assume
+from hypothesis import given, settings, strategies as st, HealthCheck, assume, example
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -230,6 +230,7 @@ def test_uri_replace_parses_back(scheme, path, search, fragment):
 
 @SETTINGS
 @given(uri=uri_text, fragment=part)
+@example(uri="x:a#b", fragment="c")
 def test_with_fragment_parses_back(uri, fragment):
     "`with_fragment`: `split_fragment` gives back both, or the URL is refused (it holds a '#')"
     try: t = with_fragment(uri, fragment)

@@ -49,13 +49,19 @@ def _bounded(digits:Any,  # the digits as written or received (`str` or `bytes`;
     "The value of `digits` if they are ASCII digits of `base` naming at most `most`, else `None`: `int()` never reads more digits than `most` has"
     s = digits if type(digits) is str else digits.decode('latin-1') if isinstance(digits, (bytes, bytearray)) else None
     if not s: return None
-    w = _WIDTHS.get((most, base)) or _WIDTHS.setdefault((most, base), len(f"{most:x}" if base == 16 else str(most)))
+    w = (_WIDTHS if base == 10 else _HEX_WIDTHS).get(most) or _width(most, base)
     if len(s) > w: s = s.lstrip('0') or '0'                   # leading zeros are digits too; only the rest counts
     if len(s) > w or not (s.isdigit() and s.isascii() if base == 10 else _HEX_DIGITS.issuperset(s)): return None
     n = int(s, base)                         # at most as many digits as `most`: never near Python's 4,300-digit limit
     return n if n <= most else None
 
-_WIDTHS: dict[tuple[int, int], int] = {}     # (most, base) -> how many digits `most` has
+_WIDTHS: dict[int, int] = {}; _HEX_WIDTHS: dict[int, int] = {}   # most -> how many digits it has (decimal; hexadecimal)
+
+def _width(most:int, base:int) -> int:
+    "How many digits `most` has in `base` (10 or 16), remembered"
+    w = len(f"{most:x}" if base == 16 else str(most))
+    (_WIDTHS if base == 10 else _HEX_WIDTHS)[most] = w
+    return w
 
 class URIError(ValueError):
     "Root of every error uri1630 raises for bad input: `message`, `text`, `position` and `rule`"

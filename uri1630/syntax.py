@@ -44,20 +44,25 @@ def _parses_back(u:URI) -> URI:
     "`u`, if `parse(str(u)) == u`; else `URISyntaxError` at the character of its text that would split it differently"
     for name, v in zip(u._fields, u):
         if v is not None and type(v) is not str: _need_str(v, name)
-    s, p, q, f = u
-    text, at = str(u), -1
-    if s is not None:
-        bad = next((k for k, ch in enumerate(s) if ch in ':/?#'), -1)
-        at = bad if bad >= 0 else 0 if s[:1] not in _LETTERS else -1
-        base = len(s) + 1
-    else:
-        base = 0
-        c = p.find(':')                  # a partial form whose path reads as a scheme: `a:b`
-        if c > 0 and p[0] in _LETTERS and p.find('/', 0, c) < 0: at = c
-    if at < 0: at = next((base + k for k, ch in enumerate(p) if ch in '?#'), -1)
-    if at < 0 and q is not None: at = next((base + len(p) + 1 + k for k, ch in enumerate(q) if ch == '#'), -1)
-    if at >= 0: raise URISyntaxError("these parts do not parse back: this character would end or start a part", text, at, 'fragmentaddress')
+    at = _misplaced(*u)
+    if at >= 0: raise URISyntaxError("these parts do not parse back: this character would end or start a part", str(u), at, 'fragmentaddress')
     return u
+
+def _first(s:str, chars:str, offset:int) -> int:
+    "`offset` plus the index of the first character of `chars` in `s`; -1 if none"
+    return next((offset + k for k, ch in enumerate(s) if ch in chars), -1)
+
+def _misplaced(s:Optional[str], p:str, q:Optional[str], f:Optional[str]) -> int:
+    "Index in the text of parts `s`, `p`, `q`, `f` of the first character that would split it differently; -1 if none"
+    if s is not None:                    # a scheme: a letter first, then no delimiter
+        at = _first(s, ':/?#', 0)
+        if at >= 0 or s[:1] not in _LETTERS: return max(at, 0)
+    else:
+        c = p.find(':')                  # a partial form whose path reads as a scheme: `a:b`
+        if c > 0 and p[0] in _LETTERS and p.find('/', 0, c) < 0: return c
+    base = 0 if s is None else len(s) + 1
+    at = _first(p, '?#', base)
+    return at if at >= 0 or q is None else _first(q, '#', base + len(p) + 1)
 
 # the constructor and `_replace` (through `_make`) check too; `parse` builds with `tuple.__new__`, as its parts always parse back
 _plain_new, _plain_make = URI.__new__, URI._make

@@ -115,13 +115,18 @@ def http_request(target:str,         # the request target: `request_target()` of
 # %% ../../nbs/10_http.ipynb #53190cb4
 _STATUS_RE = re.compile(rb'HTTP/(\d)\.(\d) (\d{3})(?: ([^\r\n]*))?\r?\n\Z')
 
-def _http_head(c:'_Conn', command:str) -> tuple[int, str, dict[str, str]]:
-    "Read the status line and headers: `(status, reason, {lower-cased name: value})`"
+def _status_line(c:'_Conn', command:str) -> tuple[int, bytes]:
+    "Read the status line: `(status, reason as sent)`"
     line = c.readline('the HTTP status line')
     if not line: c.fail("the HTTP server closed the connection without a reply", command=command)
     m = _STATUS_RE.match(line)
     status = _bounded(m[3], 999) if m else None    # `\d{3}`: three digits
     if m is None or status is None: c.fail(f"malformed HTTP status line {line[:80]!r}", command=command)
+    return status, m[4] or b''
+
+def _http_head(c:'_Conn', command:str) -> tuple[int, str, dict[str, str]]:
+    "Read the status line and headers: `(status, reason, {lower-cased name: value})`"
+    status, reason = _status_line(c, command)
     headers: dict[str, str] = {}
     while True:
         h = c.readline('the HTTP headers')
@@ -135,7 +140,7 @@ def _http_head(c:'_Conn', command:str) -> tuple[int, str, dict[str, str]]:
             if len(values) > 1: c.fail(f"differing Content-Length values {sorted(values)[:4]} (RFC 7230 §3.3.2: an unrecoverable error)", status, command)
             value = values.pop()
         headers[key] = value
-    return status, (m[4] or b'').decode('latin-1'), headers
+    return status, reason.decode('latin-1'), headers
 
 # %% ../../nbs/10_http.ipynb #0e5c3a7d
 _HEX_OCTETS = frozenset(HEX.encode('ascii'))   # RFC 2616 §3.6.1: chunk-size = 1*HEX
