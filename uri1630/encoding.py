@@ -10,7 +10,7 @@ __all__ = ['ALNUM', 'ESCAPE_SAFE', 'LEVELS', 'escape', 'unescape', 'reserved_set
 import re
 from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
-from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded
+from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded, _password_spans
 from functools import lru_cache
 from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, describe_char, _cls
 from .syntax import URI, parse
@@ -406,6 +406,10 @@ def _first_diff(x:str, y:str) -> tuple[str, str, int]:
         i += len(a)
     return (tx[len(ty)] if len(tx) > len(ty) else ''), (ty[len(tx)] if len(ty) > len(tx) else ''), i
 
+def _in_password(x:str, y:str, i:int) -> bool:
+    "Whether offset `i` of `x` or `y` falls in the password of a `//user:password@` login (RFC 1738 §6: never quoted)"
+    return any(a <= i <= b for t in (x, y) for a, b in _password_spans(t))
+
 def _absent_reason(part:str, present:Optional[str]) -> Reason:
     "Why a part present in one URI only (`present`: its value there) does, or does not, make a difference"
     if part == 'fragment' and present == '':
@@ -416,6 +420,7 @@ def _equal_reason(part:str, ra:str, rb:str) -> Reason:
     "Why raw parts that differ but have the same canonical form are equal: the scheme's case, or encoding"
     a, b, i = _first_diff(ra, rb)
     if part == 'scheme': return Reason(part, 'case', f"scheme names differ only in case ({ra!r} vs {rb!r}); RFC 1738: case-insensitive")
+    if _in_password(ra, rb, i): return Reason(part, 'encoding', f"differs only in encoding inside the password (not shown) of the {part}")
     return Reason(part, 'encoding', f"differs only in encoding: {a!r} vs {b!r} at offset {i} of the {part} encode the same character")
 
 def _part_reason(part:str, ra:Optional[str], rb:Optional[str], ca:Optional[str], cb:Optional[str]) -> Optional[Reason]:
@@ -424,6 +429,7 @@ def _part_reason(part:str, ra:Optional[str], rb:Optional[str], ca:Optional[str],
     if ra is None or rb is None: return _absent_reason(part, ra if ra is not None else rb)
     if ca == cb: return _equal_reason(part, ra, rb)
     a, b, i = _first_diff(ca or '', cb or '')   # both present here: ra and rb are
+    if _in_password(ca or '', cb or '', i): return Reason(part, 'different', f"the {part}s differ inside the password (not shown)")
     if a and b and _tokval(a) == _tokval(b):
         c = _tokval(a)
         return Reason(part, 'reserved', f"{(a if len(a) == 3 else b)} is not {c}: {_WHY_RESERVED.get(c, f'{c!r} is reserved and means something else when encoded')}")

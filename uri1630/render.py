@@ -11,7 +11,7 @@ import html
 from typing import Any, Iterator
 from types import MappingProxyType
 from .errors import _need_str
-from .errors import URIError
+from .errors import URIError, _hide_password, _masked, _password_spans
 from .encoding import LEVELS, explain_level, to_level
 from urllib.parse import urljoin, uses_relative, uses_netloc
 from .syntax import parse
@@ -152,7 +152,8 @@ def error_html(e:URIError,  # the error, with `position`, `message` and `rule`
                text:str,     # the text it was raised for
               ) -> str:
     "An error box: the message, the rule, and `text` marked at the error's position"
-    where = marked_html(text, e.position) if e.position is not None else f'<code>{html.escape(text)}</code>'
+    shown, pos = _hide_password(text, e.position or 0)   # RFC 1738 §6: a password is never shown, here either
+    where = marked_html(shown, pos) if e.position is not None else f'<code>{html.escape(shown)}</code>'
     return (f'<div class="u1630-error"><b>{html.escape(type(e).__name__)}</b> at {e.position}: '
             f'{html.escape(e.message)} (rule <code>{html.escape(str(e.rule))}</code>)<br>{where}</div>')
 
@@ -164,6 +165,23 @@ def _value(v:object) -> str:
     if isinstance(v, (tuple, list)) and v and all(isinstance(x, str) for x in v) and any('\r' in x or '\n' in x for x in v):
         return '<br>'.join(html.escape(repr(x)) for x in v)
     return html.escape(repr(v))
+
+def _secrets(obj:object) -> tuple[str, ...]:
+    "The password of `obj` as read and as written in its text, longest first: what a display never shows"
+    pw, text = getattr(obj, 'password', None), getattr(obj, 'text', None)
+    got = {pw} if isinstance(pw, str) and pw else set()
+    if isinstance(text, str): got.update(text[a:b] for a, b in _password_spans(text))
+    return tuple(sorted(got, key=len, reverse=True))
+
+def _secret_free(v:object, secrets:tuple[str, ...]) -> object:
+    "`v` (text, octets, or a tuple or list of them) with each of `secrets`, and every `//user:password@` login's password, as `***`"
+    if isinstance(v, str):
+        v = _masked(v)
+        for s in secrets: v = v.replace(s, '***')
+        return v
+    if isinstance(v, (bytes, bytearray)): return str(_secret_free(bytes(v).decode('latin-1'), secrets)).encode('latin-1')
+    if type(v) in (tuple, list): return type(v)(_secret_free(x, secrets) for x in v)
+    return v
 
 def _derived(obj:object) -> Iterator[tuple[str, object]]:
     "(name, value-or-error) for each `DERIVED` attribute `obj` has"
@@ -181,12 +199,13 @@ def parts_html(obj:object,  # a scheme object from `parse_url`
               ) -> str:
     "A table of the parts of a scheme object, then what it derives (`request_target()`, `commands()` …)"
     rows = [f'<tr><td><b>class</b></td><td><code>{type(obj).__name__}</code></td></tr>']
+    secrets = _secrets(obj)                 # RFC 1738 §6: the password is never shown, nor what carries it ("PASS …")
     if is_dataclass(obj):
-        rows += [f'<tr><td>{f.name}</td><td><code>{_value(getattr(obj, f.name))}</code></td></tr>'
+        rows += [f'<tr><td>{f.name}</td><td><code>{_value(_secret_free(getattr(obj, f.name), secrets))}</code></td></tr>'
                  for f in fields(obj) if f.name != 'text']
     for name, v in _derived(obj):
-        shown = (f'<span class="u1630-derived-error">{html.escape(type(v).__name__)}: {html.escape(str(v))}</span>'
-                 if isinstance(v, Exception) else f'<code>{_value(v)}</code>')
+        shown = (f'<span class="u1630-derived-error">{html.escape(type(v).__name__)}: {html.escape(str(_secret_free(str(v), secrets)))}</span>'
+                 if isinstance(v, Exception) else f'<code>{_value(_secret_free(v, secrets))}</code>')
         rows.append(f'<tr class="u1630-derived"><td><i>{name}</i></td><td>{shown}</td></tr>')
     return f'<table class="u1630-parts">{"".join(rows)}</table>'
 
