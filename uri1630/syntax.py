@@ -8,7 +8,7 @@ __all__ = ['URI', 'parse', 'is_absolute', 'segments']
 # %% ../nbs/03_uri_syntax.ipynb #aadfe9d1
 from string import ascii_letters
 from typing import Any, NamedTuple, Optional
-from .errors import _need_str, URISyntaxError
+from .errors import _need_str, URISyntaxError, _masked
 
 # %% ../nbs/03_uri_syntax.ipynb #1ab54897
 class URI(NamedTuple):
@@ -17,6 +17,9 @@ class URI(NamedTuple):
     path: str                # everything between the `:` and the first `?` or `#`
     search: Optional[str]    # after the first `?`, up to the first `#`
     fragment: Optional[str]  # after the first `#`
+
+    def __repr__(self) -> str:   # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
+        return f"URI(scheme={self.scheme!r}, path={_masked(self.path)!r}, search={self.search!r}, fragment={self.fragment!r})"
 
     def __str__(self) -> str:
         "The text this `URI` was parsed from"

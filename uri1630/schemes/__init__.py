@@ -140,9 +140,9 @@ class SchemeURL:
 
     def _repr_markdown_(self) -> str:
         "The URL and a table of its parts (*absent* for `None`, *void* for `''`)"
-        cell: Callable[[object], str] = lambda v: '*absent*' if v is None else '*void*' if v == '' else f"`{v!r}`"
-        rows = '\n'.join(f"| {f.name} | {cell(getattr(self, f.name))} |" for f in fields(self) if f.name != 'text')
-        return f"`{self.text}` — {type(self).__name__}\n\n| part | value |\n|---|---|\n{rows}"
+        cell: Callable[[object], str] = lambda v: '*absent*' if v is None else '*void*' if v == '' else f"`{_masked(v) if isinstance(v, str) else v!r}`"
+        rows = '\n'.join(f"| {f.name} | {cell(getattr(self, f.name))} |" for f in fields(self) if f.name != 'text' and f.repr)
+        return f"`{_masked(self.text)}` — {type(self).__name__}\n\n| part | value |\n|---|---|\n{rows}"   # RFC 1738 §6: no password shown
 
 # %% ../../nbs/09_specific_schemes.ipynb #90cb998f
 # RFC 1630 BNF of Generic URI Syntax: uri  scheme :  path [ ? search ]; fragmentaddress  uri [ # fragmentid ]
@@ -152,6 +152,9 @@ class GenericURL(SchemeURL):
     path: str                 # everything after the `:` up to the first `?` (raw, escapes kept)
     search: Optional[str]     # after the first `?` (raw); `None` when absent
     fragment: Optional[str]   # after the `#` (raw); `None` when absent
+
+    def __repr__(self) -> str:   # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
+        return f"GenericURL(scheme={self.scheme!r}, path={_masked(self.path)!r}, search={self.search!r}, fragment={self.fragment!r})"
 
 def _parse_generic(src:Source) -> GenericURL:
     "Split the scheme-specific part at the first `?`, checking characters"
