@@ -80,9 +80,9 @@ def _hostname(host:str, url:str) -> str:
 def _address(host:str, url:str) -> tuple[str, bool]:
     "`(what the resolver gets, whether it is a number)`: a host number as its decimal reading in plain dotted decimal, else the name; a name the resolver would read as a number is a `URIError`"
     if host and all(ch in '0123456789.' for ch in host):
-        groups = [g.lstrip('0') or '0' if g else '' for g in host.split('.')]   # int() reads at most 3 digits: the zeros go first
-        if len(groups) == 4 and all(g and len(g) <= 3 and int(g) <= 255 for g in groups):
-            return '.'.join(groups), True
+        groups = [_bounded(g, 255) for g in host.split('.')]   # each group in decimal: the zeros go first, int() reads at most 3 digits
+        if len(groups) == 4 and None not in groups:
+            return '.'.join(map(str, groups)), True
         raise URIError(f"the host {host[:80]!r} is no host number: four decimal digit groups, each 0-255, separated by '.' (RFC 1738 §3.1)", _mask_password(url), None, 'hostnumber')
     try: socket.inet_aton(host)            # the C library's reading: octal, hexadecimal, fewer than four groups
     except (OSError, ValueError): pass

@@ -8,7 +8,7 @@ __all__ = ['Risk', 'risks']
 # %% ../nbs/25_security.ipynb #18154c45
 import re
 from typing import NamedTuple, Tuple, Callable, Optional, AbstractSet
-from .errors import URIError, _need_str, _login_split
+from .errors import URIError, _need_str, _login_split, _bounded
 from .schemes import DEFAULT_PORTS, SCHEME_ENTRIES, SchemeURL, Source, split_url, parse_url
 
 # %% ../nbs/25_security.ipynb #a94c9d70
@@ -81,7 +81,7 @@ def _host_risks(src:Source, url:SchemeURL, login:Optional[tuple[int, int, int]])
     for g in host.split('.'):
         if len(g) > 1 and g[0] == '0':
             return (Risk('host-number-zeros', pos, f"the host number group {g[:10]!r} has a leading zero: RFC 1738 reads it in decimal "
-                         f"({int(g.lstrip('0')[:3] or '0')}), and so does retrieve, but the C library's inet_aton, many resolvers "
+                         f"({_bounded(g, 255)}), and so does retrieve, but the C library's inet_aton, many resolvers "
                          "and browsers read it as octal: another program given this URL may connect to another host"),)
         pos += len(g) + 1
     return ()
