@@ -14,6 +14,7 @@ from .errors import URIError, URISyntaxError, URIEncodingError, _need_str
 from functools import lru_cache
 from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, describe_char, _cls
 from .syntax import URI, parse
+from .catalog import DEFAULT_PORTS   # scheme name -> default port, read from the scheme records (a layer below)
 
 # %% ../nbs/06_encoding.ipynb #2a5f9b5e
 ALNUM = ALPHA + DIGIT
@@ -328,9 +329,9 @@ def _comparable(uri:Union[str, URI], encoding:str, reserved:str, scheme_aware:bo
     return _site_form(s)[0] if scheme_aware else s
 
 def _default_port(scheme:str) -> Optional[int]:
-    "RFC 1738 §3.2-3.11: \"If :<port> is omitted, the port defaults to N\": the one table, `DEFAULT_PORTS` (uri1630.schemes, a layer above this one: imported on use)"
-    from uri1630.schemes import DEFAULT_PORTS
-    return DEFAULT_PORTS.get(scheme)
+    "RFC 1738 §3.2-3.11: \"If :<port> is omitted, the port defaults to N\": the table read from the scheme records"
+    port: Optional[int] = DEFAULT_PORTS.get(scheme)
+    return port
 
 def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
     "`(text, changes)`: canonical `s` with RFC 1738's site rules applied (host in lower case, default port dropped, http's omitted '/')"

@@ -5,9 +5,10 @@
 # %% auto #0
 __all__ = ['ALPHA', 'DIGIT', 'SAFE', 'EXTRA', 'RESERVED', 'HEX', 'NATIONAL', 'PUNCTUATION', 'SAFE_URL', 'ALPHANUM2',
            'RFC1738_SAFE', 'RFC1738_EXTRA', 'RFC1738_NATIONAL', 'RFC1738_PUNCTUATION', 'RFC1738_RESERVED',
-           'RFC1738_UNSAFE', 'RFC1738_UNRESERVED', 'CLASSES', 'ESCAPE_RE', 'XALPHA_RE', 'XPALPHA_RE', 'XALPHAS_RE',
-           'IALPHA_RE', 'SEARCH_RE', 'GRAMMARS', 'GENERIC', 'GENERIC_AS_PRINTED', 'GENERIC_FUTURE_ESCAPES',
-           'GenericGrammar', 'describe_char', 'register_grammar', 'validate', 'is_valid']
+           'RFC1738_UNSAFE', 'RFC1738_UNRESERVED', 'RFC1738_SCHEME', 'RFC1738_HSEGMENT_EXTRA', 'RFC1738_FSEGMENT_EXTRA',
+           'CLASSES', 'ESCAPE_RE', 'XALPHA_RE', 'XPALPHA_RE', 'XALPHAS_RE', 'IALPHA_RE', 'SEARCH_RE', 'GRAMMARS',
+           'GENERIC', 'GENERIC_AS_PRINTED', 'GENERIC_FUTURE_ESCAPES', 'GenericGrammar', 'describe_char',
+           'register_grammar', 'validate', 'is_valid']
 
 # %% ../nbs/23_bnf_generic.ipynb #8611c1bd
 import re, sys
@@ -40,6 +41,9 @@ RFC1738_PUNCTUATION = "<>#%\""           # punctuation "<" | ">" | "#" | "%" | <
 RFC1738_RESERVED = ";/?:@=&"             # reserved    ";" | "/" | "?" | ":" | "@" | "&" | "="
 RFC1738_UNSAFE = " <>\"#%{}|\\^~[]`"     # section 2.2 "Unsafe": space < > " # % { } | \ ^ ~ [ ] `
 RFC1738_UNRESERVED = ALPHA + DIGIT + RFC1738_SAFE + RFC1738_EXTRA  # unreserved = alpha | digit | safe | extra
+RFC1738_SCHEME = ALPHA + DIGIT + "+-."   # scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (any case: §2.1)
+RFC1738_HSEGMENT_EXTRA = ";:@&="         # hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise
+RFC1738_FSEGMENT_EXTRA = "?:@&="         # fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]; psegment likewise
 
 # %% ../nbs/23_bnf_generic.ipynb #6f3f2ca6
 CLASSES = MappingProxyType({name: frozenset(chars) for name, chars in dict(

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any, Optional, Tuple
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
 from ..encoding import unescape
-from . import SchemeURL, Source, register_scheme, parse_url
+from . import SchemeURL, Source, parse_url
 from ..url_grammar import check_production
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/14_news.ipynb #652ccd64
 @dataclass(frozen=True, slots=True)
@@ -52,8 +53,6 @@ def _parse_news(src:Source) -> NewsURL:
     if '@' in part: return NewsURL(src.url, src.scheme, None, unescape(part), src.fragment)
     return NewsURL(src.url, src.scheme, unescape(part), None, src.fragment)
 
-register_scheme("news", _parse_news)
-
 # %% ../../nbs/14_news.ipynb #a31a4b60
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `newsaddress`, `groupart`, `group` (which `nntpaddress` uses too), `article` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
@@ -72,3 +71,9 @@ def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> Non
     article = G.Rule('article', G.Seq(G.Rep(G.Alt(G.Chars('article', P['U'] + ';/?:&='), P['escape']), 1), G.Lit('@'), P['host']))
     grouppart = G.Rule('grouppart', G.Alt(G.Seq(G.Lit('*'), G.End()), G.Seq(group, G.End()), article))
     S['news'] = G.Rule('newsurl', G.Seq(G.Lit('news:'), grouppart))
+
+# %% ../../nbs/14_news.ipynb #2fbf32dc
+declare({"news": SchemeEntry(
+    parser=_parse_news, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,
+    no_retrieval="is location-independent: \"the reader will fetch the article or group from his or her local news host\", "
+                 "and \"News host names are NOT part of news URLs\" (RFC 1630, \"News\", Note 1)")})
