@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['SCHEMES', 'SCHEME_ENTRIES', 'DEFAULT_PORTS', 'NO_RETRIEVAL', 'KNOWN_SCHEMES', 'LoginRule', 'SchemeEntry', 'declare']
 
-# %% ../nbs/09a_scheme_records.ipynb #7f104e80
+# %% ../nbs/09a_scheme_records.ipynb #3004fb42
 import sys, threading
 from collections.abc import Mapping, Set
 from importlib import import_module
@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, NamedTuple, Optional, TypeVar, cast
 from .errors import URIError, URISyntaxError, _need_str
 from .grammar import ALPHA, RFC1738_SCHEME, describe_char
 
-# %% ../nbs/09a_scheme_records.ipynb #ea4a11bc
+# %% ../nbs/09a_scheme_records.ipynb #a9d715da
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
 class LoginRule(NamedTuple):
     "How a scheme reads RFC 1738 §3.1's `//<user>:<password>@<host>:<port>`: what ends it, what it may hold"
@@ -24,13 +24,14 @@ class LoginRule(NamedTuple):
     user: bool = True         # whether `user:password@` is allowed
     void_host: bool = False   # whether the host may be void (`file:///`)
 
-# %% ../nbs/09a_scheme_records.ipynb #28a97a6b
+# %% ../nbs/09a_scheme_records.ipynb #e9c384a9
 _Fn = Callable[..., Any]   # each slot's own signature is given beside it (a slot holds the scheme's own types)
+_Fetch = Callable[[Any, Any], bytes]   # an access algorithm: (url object, options) -> the object's octets
 
 class SchemeEntry(NamedTuple):
     "Everything the edition knows of one scheme: one record, declared once at the end of its slice"
     parser: Optional[_Fn] = None         # (Source) -> SchemeURL: reads a URL of the scheme
-    retrieval: Optional[_Fn] = None      # (url object, options) -> bytes: its access algorithm; `None`: see `no_retrieval`
+    retrieval: Optional[_Fetch] = None   # (url object, options) -> bytes: its access algorithm; `None`: see `no_retrieval`
     risks: Optional[_Fn] = None          # (source, url object, common) -> its RFC 1738 §6 risks; `None`: the common checks
     fast: Optional[_Fn] = None           # (text, scheme, start) -> (class, field values) or `None`: its fast reader
     default_port: Optional[int] = None   # RFC 1738 §3: "If :<port> is omitted, the port defaults to N"
@@ -38,12 +39,12 @@ class SchemeEntry(NamedTuple):
     risk_kinds: tuple[str, ...] = ()     # the `Risk.kind`s its `risks` adds to the common ones
     options: tuple[str, ...] = ()        # the `retrieve` options its access algorithm reads beyond the shared ones
     no_retrieval: Optional[str] = None   # why `retrieve` fetches nothing of it (where `retrieval` is `None`)
-    gateway: Optional[_Fn] = None        # (url object, options) -> bytes: sends any URL to an HTTP gateway (http's)
+    gateway: Optional[_Fetch] = None     # (url object, options) -> bytes: sends any URL to an HTTP gateway (http's)
     rfc1630: Optional[_Fn] = None        # (G, P, o) -> None: builds its productions of RFC 1630's URL BNF
     rfc1738: Optional[_Fn] = None        # (G, P, S) -> None: builds its productions of RFC 1738 §5
     needs: tuple[str, ...] = ()          # the schemes whose productions its builders use (built before it)
 
-# %% ../nbs/09a_scheme_records.ipynb #0a5a02b3
+# %% ../nbs/09a_scheme_records.ipynb #f121f76a
 _V = TypeVar('_V')
 _F = TypeVar('_F', bound=Callable[..., Any])
 
@@ -70,7 +71,7 @@ class _Registry(dict[str, _V]):
 
 _get = dict.get                                   # a read that loads nothing, for the registry's own use
 
-# %% ../nbs/09a_scheme_records.ipynb #083962ca
+# %% ../nbs/09a_scheme_records.ipynb #5b5cc6b1
 _ENTRIES: _Registry[SchemeEntry] = _Registry()    # scheme name -> its record: the one registry
 _REGISTRY: _Registry[_Fn] = _Registry()           # scheme name -> parser, kept equal to the records' parsers (read by `parse_url`)
 _FAST: dict[str, _Fn] = {}                        # scheme name -> the record's `fast`, where it has one (read by `parse_url`)
@@ -81,7 +82,7 @@ _LOCK = threading.Lock()                          # every write to the registry
 SCHEMES: Mapping[str, _Fn] = MappingProxyType(_REGISTRY)                  # read-only live view: scheme name -> parser
 SCHEME_ENTRIES: Mapping[str, SchemeEntry] = MappingProxyType(_ENTRIES)    # read-only live view: scheme name -> record
 
-# %% ../nbs/09a_scheme_records.ipynb #aa05ccd9
+# %% ../nbs/09a_scheme_records.ipynb #3ad87f09
 _LOADED = threading.Event()
 _LOAD_LOCK = threading.RLock()
 _LOADING: list[bool] = [False]
@@ -103,7 +104,7 @@ def _load_builtins() -> None:
             _LOADED.set()
         finally: _LOADING[0] = False
 
-# %% ../nbs/09a_scheme_records.ipynb #d7f35c11
+# %% ../nbs/09a_scheme_records.ipynb #b6280ae6
 # RFC 1738 §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]  (interpreters ignore case)
 def _check_name(name:str) -> str:
     "`name` in lower case, if it is an RFC 1738 scheme name; else `URISyntaxError`"
@@ -114,7 +115,7 @@ def _check_name(name:str) -> str:
         raise URISyntaxError(f"{describe_char(name[bad])} is not allowed in a scheme name", name, bad, 'scheme')
     return name.lower()
 
-# %% ../nbs/09a_scheme_records.ipynb #434b7934
+# %% ../nbs/09a_scheme_records.ipynb #3504605e
 def _fingerprint(f:Callable[..., object]) -> tuple[object, ...]:
     "What makes two functions the same one, defined again (a reloaded module, a re-run notebook cell)"
     c = getattr(f, '__code__', None)
@@ -126,7 +127,7 @@ def _same(f:object, g:object) -> bool:
     if f is g or not (callable(f) and callable(g)): return f is g or f == g
     return _fingerprint(f) == _fingerprint(g)
 
-# %% ../nbs/09a_scheme_records.ipynb #3d86a9c6
+# %% ../nbs/09a_scheme_records.ipynb #b746530c
 _MESSAGES = {'parser': "is already registered", 'retrieval': "already has a retrieval algorithm"}
 
 def _put(key:str, entry:SchemeEntry) -> None:
@@ -141,7 +142,8 @@ def _put(key:str, entry:SchemeEntry) -> None:
 
 def _merge(key:str, old:SchemeEntry, new:SchemeEntry, replace:bool, rule:str) -> SchemeEntry:
     "`old` with every slot `new` sets; a taken slot holding something else needs `replace`"
-    slots, new_parser = {}, False
+    slots: dict[str, Any] = {}
+    new_parser = False
     for slot, value in zip(SchemeEntry._fields, new):
         if value is None or value == (): continue
         was = getattr(old, slot)
@@ -154,7 +156,7 @@ def _merge(key:str, old:SchemeEntry, new:SchemeEntry, replace:bool, rule:str) ->
     if new_parser and 'fast' not in slots: slots['fast'] = None    # a new parser: its own path only
     return old._replace(**slots)
 
-# %% ../nbs/09a_scheme_records.ipynb #bf6cda58
+# %% ../nbs/09a_scheme_records.ipynb #6a47093d
 def _register(name:str, slot:str, fn:Callable[..., Any], replace:bool, rule:str) -> None:
     "Set `slot` (parser, retrieval, risks, fast) of scheme `name`'s record under the lock; a different taken slot needs `replace`"
     _need_str(name, 'name')
@@ -162,7 +164,8 @@ def _register(name:str, slot:str, fn:Callable[..., Any], replace:bool, rule:str)
     key = _check_name(name)
     _load_builtins()                                      # a built-in is taken before anyone else may take it
     with _LOCK:
-        _put(key, _merge(key, _get(_ENTRIES, key, SchemeEntry()), SchemeEntry(**{slot: fn}), replace, rule))
+        one: dict[str, Any] = {slot: fn}
+        _put(key, _merge(key, _get(_ENTRIES, key, SchemeEntry()), SchemeEntry(**one), replace, rule))
         _ORIGIN.setdefault(key, getattr(fn, '__module__', None) or '')
 
 def declare(records:dict[str, SchemeEntry],   # scheme name -> its record (a slice with several names gives each its own)
@@ -180,7 +183,7 @@ def declare(records:dict[str, SchemeEntry],   # scheme name -> its record (a sli
             _put(k, e)
             if replace or k not in _ORIGIN: _ORIGIN[k] = origin   # a re-run notebook cell leaves a slice's record its slice's
 
-# %% ../nbs/09a_scheme_records.ipynb #5214ce1c
+# %% ../nbs/09a_scheme_records.ipynb #7948f693
 class _View(Mapping[str, Any]):
     "A read-only mapping computed by `make` from the records; computed again whenever the registry changed"
     def __init__(self, make:Callable[[Mapping[str, SchemeEntry]], dict[str, Any]], doc:str) -> None:
@@ -204,7 +207,7 @@ class _NameSet(Set[str]):
     def __len__(self) -> int: return len(self._view._now())
     def __repr__(self) -> str: return f"{{{', '.join(sorted(self))}}}"
 
-# %% ../nbs/09a_scheme_records.ipynb #15c70c81
+# %% ../nbs/09a_scheme_records.ipynb #686b25f6
 def _where(name:str) -> Optional[str]:
     "The built-in slice (module of `uri1630.schemes`) that declared scheme `name`, if one did"
     m = _ORIGIN.get(name, '')
@@ -218,8 +221,8 @@ _BUILTIN = _View(lambda E: {n: m for n in E if (m := _where(n)) is not None},
                  "scheme name -> the built-in slice that declared it")
 KNOWN_SCHEMES = _NameSet(_BUILTIN)   # the schemes the two RFCs name (each declared by a slice of this package)
 
-# %% ../nbs/09a_scheme_records.ipynb #74fd8e6d
-def _the_gateway() -> Optional[_Fn]:
+# %% ../nbs/09a_scheme_records.ipynb #4c91d21b
+def _the_gateway() -> Optional[_Fetch]:
     "The access algorithm that sends any URL to an HTTP gateway: the one record that declares one (http's)"
     _load_builtins()
     with _LOCK: entries = list(dict.values(_ENTRIES))

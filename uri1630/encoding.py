@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
 from .errors import URIError, URISyntaxError, URIEncodingError, _need_str
 from functools import lru_cache
-from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, describe_char, _cls
+from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, ESCAPE_RE, _HEX2, describe_char, _cls
 from .syntax import URI, parse
 from .catalog import DEFAULT_PORTS   # scheme name -> default port, read from the scheme records (a layer below)
 
@@ -40,7 +40,7 @@ def escape(text:str,                # the local name (any text) to encode
     return ''.join(c if c in keep else _encode_char(c, encoding, text, i) for i, c in enumerate(text))
 
 # %% ../nbs/06_encoding.ipynb #c2fa9e34
-_ESC_RE = re.compile('%([0-9A-Fa-f]{2})?')
+_ESC_RE = re.compile(f'%({_HEX2})?')
 
 def _bad_escape(text:str, pos:int) -> NoReturn:
     raise URISyntaxError("'%' must be followed by two hexadecimal digits; a percent sign intended as such is written %25 (Example 3)",
@@ -215,7 +215,7 @@ def _machine(level:Level, R:frozenset[str]) -> _Machine:
         out = d if d != '%' and d not in R and level.allows(d) else _PCT[b]
         for x in {hx[0], hx[0].upper()}:
             for y in {hx[1], hx[1].upper()}: escapes['%' + x + y] = out
-    return _Machine(re.compile(not_kept), re.compile(f"(%{_cls(HEX)}{{2}}|{not_kept})"), escapes, keep)
+    return _Machine(re.compile(not_kept), re.compile(f"({ESCAPE_RE}|{not_kept})"), escapes, keep)
 
 def _convert_fast(s:str, off:int, m:_Machine, level:Level, encoding:str, text:str) -> str:
     "`_convert` for a single-byte `encoding`: split `s` at the units that change, and look each up in the table"
@@ -385,7 +385,7 @@ _WHY_RESERVED = {
 }
 
 # %% ../nbs/06_encoding.ipynb #270dc0e8
-_TOK = re.compile('%[0-9A-Fa-f]{2}|.', re.S)
+_TOK = re.compile(f'{ESCAPE_RE}|.', re.S)
 
 def _tokens(s:str) -> list[str]: return _TOK.findall(s)
 def _tokval(t:str) -> str: return chr(int(t[1:], 16)) if len(t) == 3 and t[0] == '%' else t

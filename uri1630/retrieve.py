@@ -12,8 +12,8 @@ from importlib import import_module
 from types import MappingProxyType
 from typing import Any, NamedTuple, Optional, Callable, Iterator, NoReturn, cast
 from .errors import URIError, _need_str
-from .schemes import parse_url, split_url, SchemeURL, Source, SCHEME_ENTRIES, _register
-from .catalog import NO_RETRIEVAL, _the_gateway
+from .schemes import parse_url, split_url, SchemeURL, Source, SCHEME_ENTRIES
+from .catalog import NO_RETRIEVAL, _register, _the_gateway
 
 # %% ../nbs/32_retrieval.ipynb #310b1a0e
 class RetrievalError(URIError):

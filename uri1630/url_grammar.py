@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple, NoReturn, Optional, Protocol
 from .errors import URIError, URISyntaxError, _need_str
 from .grammar import (ALPHA, DIGIT, HEX, SAFE, SAFE_URL, EXTRA, ALPHANUM2, RFC1738_SAFE, RFC1738_EXTRA,
-                             RFC1738_RESERVED, RFC1738_SCHEME, RFC1738_HSEGMENT_EXTRA, ESCAPE_RE, _cls, describe_char, register_grammar, validate, is_valid)
+                             RFC1738_RESERVED, RFC1738_SCHEME, RFC1738_HSEGMENT_EXTRA, RFC1738_USER_EXTRA, ESCAPE_RE, _cls, describe_char, register_grammar, validate, is_valid)
 from .catalog import _build_order
 
 # %% ../nbs/24_bnf_url.ipynb #3e7ff73e
@@ -402,7 +402,7 @@ def _rfc1738_hosts(C:dict[str, Any]) -> dict[str, Rule]:
     hostnumber = Rule('hostnumber', Seq(digits, dot, digits, dot, digits, dot, digits))
     host = Rule('host', Alt(hostname, hostnumber))
     hostport = Rule('hostport', Seq(host, Opt(Seq(Lit(':'), Rule('port', digits)))))
-    user, password = Rule('user', C['uchars']('user', ';?&=')), Rule('password', C['uchars']('password', ';?&='))
+    user, password = Rule('user', C['uchars']('user', RFC1738_USER_EXTRA)), Rule('password', C['uchars']('password', RFC1738_USER_EXTRA))
     login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 

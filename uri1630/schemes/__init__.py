@@ -15,7 +15,7 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar, cast
 from ..errors import URIError, URISyntaxError, _need_str
-from ..grammar import ALPHA, DIGIT, HEX, RFC1738_SCHEME, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, _many, ESCAPE_RE, RFC1738_UNRESERVED
+from ..grammar import ALPHA, DIGIT, HEX, RFC1738_SCHEME, RFC1738_USER_EXTRA, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, _many, ESCAPE_RE, RFC1738_UNRESERVED
 from ..encoding import unescape
 from ..syntax import URI, parse, _new
 from ..catalog import (DEFAULT_PORTS, SCHEMES, SCHEME_ENTRIES, SchemeEntry, LoginRule, declare, _ENTRIES, _REGISTRY, _FAST,
@@ -29,7 +29,7 @@ URL_CHARS = ''.join(sorted(set(ALPHA + DIGIT + SAFE_URL + EXTRA + RFC1738_EXTRA 
 @lru_cache(maxsize=64)
 def _run_re(allowed:str, escapes:bool=True) -> re.Pattern[str]:
     "A regex matching a run of `allowed` characters and (if `escapes`) `%XX` escapes (no backtracking: `%` is never in `allowed`)"
-    return re.compile(f"(?:{_cls(allowed.replace('%', ''))}++|%{_cls(HEX)}{{2}})*+" if escapes else f"{_cls(allowed.replace('%', ''))}*+")   # possessive: no saved state per character
+    return re.compile(f"(?:{_cls(allowed.replace('%', ''))}++|{ESCAPE_RE})*+" if escapes else f"{_cls(allowed.replace('%', ''))}*+")   # possessive: no saved state per character
 
 # %% ../../nbs/09_specific_schemes.ipynb #6178c6f1
 # RFC 1630 fragmentaddress  uri [ # fragmentid ]; the scheme-specific part is what follows `scheme :`
@@ -256,7 +256,7 @@ def _run(chars:str) -> str:
 @lru_cache(maxsize=1)
 def _head() -> re.Pattern[str]:
     "RFC 1738 §5: scheme = 1*[ lowalpha | digit | \"+\" | \"-\" | \".\" ] (any case), and its `:`"
-    return re.compile(f"({_cls(ALPHA)}{_cls(ALPHA + DIGIT + '+-.')}*):")
+    return re.compile(f"({_cls(ALPHA)}{_cls(RFC1738_SCHEME)}*):")
 
 @lru_cache(maxsize=1)
 def _record_re() -> re.Pattern[str]:
@@ -295,7 +295,7 @@ class IPURL(SchemeURL):
 
 # %% ../../nbs/09_specific_schemes.ipynb #d592a8d3
 # RFC 1738 §5: user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise; uchar = unreserved | escape
-USER_CHARS = ''.join(sorted(set(RFC1738_UNRESERVED + ";?&=")))
+USER_CHARS = ''.join(sorted(set(RFC1738_UNRESERVED + RFC1738_USER_EXTRA)))
 _LABEL = frozenset(ALPHA + DIGIT + "-")
 
 def _check_host(src:Source, i:int, j:int) -> str:

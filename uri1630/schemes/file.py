@@ -13,14 +13,14 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, URIEncodingError, _need_str
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
 from ..encoding import unescape
 from . import SchemeURL, Source, parse_url, _check_host, _run, _Fields, _HOST_RE, _FRAGMENT_RE
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/18_file.ipynb #4ffae922
 # RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ];  RFC 1630: "similar to the ftp syntax"
-FILE_CHARS = MappingProxyType({"1738": RFC1738_UNRESERVED + "?:@&=/", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"})
+FILE_CHARS = MappingProxyType({"1738": RFC1738_UNRESERVED + RFC1738_FSEGMENT_EXTRA + "/", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"})
 
 @dataclass(frozen=True, slots=True)
 class FileURL(SchemeURL):

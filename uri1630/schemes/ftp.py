@@ -11,13 +11,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
 from . import IPURL, Source, parse_login, parse_url
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/11_ftp.ipynb #59ef99b2
 # RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
-FSEGMENT_CHARS = MappingProxyType({"1738": RFC1738_UNRESERVED + "?:@&=",
+FSEGMENT_CHARS = MappingProxyType({"1738": RFC1738_UNRESERVED + RFC1738_FSEGMENT_EXTRA,
                   # RFC 1630 URL BNF: segment = xpalphas
                   "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
 
@@ -241,7 +241,7 @@ def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
 # %% ../../nbs/11_ftp.ipynb #ad1b738f
 def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `ftpurl`, `fpath` (which `fileurl` uses too), `fsegment`, `ftptype` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    P['fpath'] = fpath = P['path_of']('fpath', G.Rule('fsegment', P['uchars']('fsegment', '?:@&=')))
+    P['fpath'] = fpath = P['path_of']('fpath', G.Rule('fsegment', P['uchars']('fsegment', RFC1738_FSEGMENT_EXTRA)))
     ftptype = G.Rule('ftptype', G.Chars('ftptype', 'AIDaid'))
     S['ftp'] = G.Rule('ftpurl', G.Seq(G.Lit('ftp://'), P['login'], G.Opt(G.Seq(G.Lit('/'), fpath, G.Opt(G.Seq(G.Lit(';type='), ftptype))))))
 

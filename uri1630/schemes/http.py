@@ -13,14 +13,14 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
-from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_UNRESERVED
+from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_HSEGMENT_EXTRA
 from . import IPURL, SchemeURL, Source, parse_login, parse_url, _run, _Fields, _HOST_RE, _PORT_RE, _FRAGMENT_RE
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/10_http.ipynb #eb92da41
 # RFC 1738 §5: hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise (uchar = unreserved | escape)
 _UCHAR = RFC1738_UNRESERVED
-HTTP_CHARS = MappingProxyType({"1738": _UCHAR + ";:@&=",
+HTTP_CHARS = MappingProxyType({"1738": _UCHAR + RFC1738_HSEGMENT_EXTRA,
               # RFC 1630 URL BNF: segment = xpalphas; search = xalphas [ + search ] (xalpha = alpha|digit|safe|extra|escape)
               "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
 
@@ -201,7 +201,7 @@ def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
 # %% ../../nbs/10_http.ipynb #9b37b1ce
 def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `httpurl`, `hpath`, `hsegment` (`search` is shared with gopher and wais) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    hpath = P['path_of']('hpath', G.Rule('hsegment', P['uchars']('hsegment', ';:@&=')))
+    hpath = P['path_of']('hpath', G.Rule('hsegment', P['uchars']('hsegment', RFC1738_HSEGMENT_EXTRA)))
     S['http'] = G.Rule('httpurl', G.Seq(G.Lit('http://'), P['hostport'], G.Opt(G.Seq(G.Lit('/'), hpath, G.Opt(G.Seq(G.Lit('?'), P['search']))))))
 
 # %% ../../nbs/10_http.ipynb #b73195b8

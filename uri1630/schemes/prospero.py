@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional, Tuple, Mapping
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URISyntaxError
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
 from . import IPURL, Source, parse_login, parse_url
 from ..catalog import SchemeEntry, LoginRule, declare
 
@@ -93,7 +93,7 @@ def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> Non
     uchars, sl = P['uchars'], G.Lit('/')
     fieldspec = G.Rule('fieldspec', G.Seq(G.Lit(';'), G.Rule('fieldname', uchars('fieldname', '?:@&')), G.Lit('='),
                                           G.Rule('fieldvalue', uchars('fieldvalue', '?:@&'))))
-    ppath = G.Rule('ppath', G.Seq(G.Rule('psegment', uchars('psegment', '?:@&=')), G.Rep(G.Seq(sl, G.Rule('psegment', uchars('psegment', '?:@&='))))))
+    ppath = G.Rule('ppath', G.Seq(G.Rule('psegment', uchars('psegment', RFC1738_FSEGMENT_EXTRA)), G.Rep(G.Seq(sl, G.Rule('psegment', uchars('psegment', RFC1738_FSEGMENT_EXTRA))))))
     S['prospero'] = G.Rule('prosperourl', G.Seq(G.Lit('prospero://'), P['hostport'], sl, ppath, G.Rep(fieldspec)))
 
 # %% ../../nbs/21_prospero.ipynb #95b89de5

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_HSEGMENT_EXTRA
 from ..encoding import unescape
 from ..reserved import decode_search
 from . import IPURL, Source, parse_login, parse_url
@@ -22,7 +22,7 @@ from ..catalog import SchemeEntry, LoginRule, declare
 _UCHAR = RFC1738_UNRESERVED
 _X = ALPHA + DIGIT + SAFE_URL + EXTRA    # RFC 1630 xalpha (less escape) and "+"
 WAIS_CHARS = MappingProxyType({
-    "1738": MappingProxyType(dict(database=_UCHAR, wtype=_UCHAR, wpath=_UCHAR, search=_UCHAR + ";:@&=")),
+    "1738": MappingProxyType(dict(database=_UCHAR, wtype=_UCHAR, wpath=_UCHAR, search=_UCHAR + RFC1738_HSEGMENT_EXTRA)),
     "1630": MappingProxyType(dict(database=_X, wtype=_X, wpath=_X + "/", search=_X))})
 
 @dataclass(frozen=True, slots=True)
