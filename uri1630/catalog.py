@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['SCHEMES', 'SCHEME_ENTRIES', 'DEFAULT_PORTS', 'NO_RETRIEVAL', 'KNOWN_SCHEMES', 'LoginRule', 'SchemeEntry', 'declare']
 
-# %% ../nbs/09a_scheme_records.ipynb #62f7cd1c
+# %% ../nbs/09a_scheme_records.ipynb #68804a83
 import sys, threading
 from collections.abc import Mapping, Set
 from importlib import import_module
@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, NamedTuple, Optional, TypeVar, cast
 from .errors import URIError, URISyntaxError, _need_str
 from .grammar import ALPHA, RFC1738_SCHEME, describe_char
 
-# %% ../nbs/09a_scheme_records.ipynb #f75e0fd8
+# %% ../nbs/09a_scheme_records.ipynb #b05d7b43
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
 class LoginRule(NamedTuple):
     "How a scheme reads RFC 1738 §3.1's `//<user>:<password>@<host>:<port>`: what ends it, what it may hold"
@@ -24,7 +24,7 @@ class LoginRule(NamedTuple):
     user: bool = True         # whether `user:password@` is allowed
     void_host: bool = False   # whether the host may be void (`file:///`)
 
-# %% ../nbs/09a_scheme_records.ipynb #d08fa64e
+# %% ../nbs/09a_scheme_records.ipynb #5b11c9a6
 _Fn = Callable[..., Any]   # each slot's own signature is given beside it (a slot holds the scheme's own types)
 _Fetch = Callable[[Any, Any], bytes]   # an access algorithm: (url object, options) -> the object's octets
 
@@ -44,7 +44,7 @@ class SchemeEntry(NamedTuple):
     rfc1738: Optional[_Fn] = None        # (G, P, S) -> None: builds its productions of RFC 1738 §5
     needs: tuple[str, ...] = ()          # the schemes whose productions its builders use (built before it)
 
-# %% ../nbs/09a_scheme_records.ipynb #3368971f
+# %% ../nbs/09a_scheme_records.ipynb #b6d0642e
 _V = TypeVar('_V')
 _F = TypeVar('_F', bound=Callable[..., Any])
 
@@ -71,7 +71,7 @@ class _Registry(dict[str, _V]):
 
 _get = dict.get                                   # a read that loads nothing, for the registry's own use
 
-# %% ../nbs/09a_scheme_records.ipynb #a472e027
+# %% ../nbs/09a_scheme_records.ipynb #15150277
 _ENTRIES: _Registry[SchemeEntry] = _Registry()    # scheme name -> its record: the one registry
 _REGISTRY: _Registry[_Fn] = _Registry()           # scheme name -> parser, kept equal to the records' parsers (read by `parse_url`)
 _FAST: dict[str, _Fn] = {}                        # scheme name -> the record's `fast`, where it has one (read by `parse_url`)
@@ -82,7 +82,7 @@ _LOCK = threading.Lock()                          # every write to the registry
 SCHEMES: Mapping[str, _Fn] = MappingProxyType(_REGISTRY)                  # read-only live view: scheme name -> parser
 SCHEME_ENTRIES: Mapping[str, SchemeEntry] = MappingProxyType(_ENTRIES)    # read-only live view: scheme name -> record
 
-# %% ../nbs/09a_scheme_records.ipynb #0a5886cf
+# %% ../nbs/09a_scheme_records.ipynb #a7e9a9ff
 _LOADED = threading.Event()
 _LOAD_LOCK = threading.RLock()
 _LOADING: list[bool] = [False]
@@ -104,7 +104,7 @@ def _load_builtins() -> None:
             _LOADED.set()
         finally: _LOADING[0] = False
 
-# %% ../nbs/09a_scheme_records.ipynb #f93d6cfc
+# %% ../nbs/09a_scheme_records.ipynb #84af17e4
 # RFC 1738 §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]  (interpreters ignore case)
 def _check_name(name:str) -> str:
     "`name` in lower case, if it is an RFC 1738 scheme name; else `URISyntaxError`"
@@ -115,7 +115,7 @@ def _check_name(name:str) -> str:
         raise URISyntaxError(f"{describe_char(name[bad])} is not allowed in a scheme name", name, bad, 'scheme')
     return name.lower()
 
-# %% ../nbs/09a_scheme_records.ipynb #87d20bec
+# %% ../nbs/09a_scheme_records.ipynb #e1ba5461
 def _fingerprint(f:Callable[..., object]) -> tuple[object, ...]:
     "What makes two functions the same one, defined again (a reloaded module, a re-run notebook cell)"
     c = getattr(f, '__code__', None)
@@ -127,7 +127,7 @@ def _same(f:object, g:object) -> bool:
     if f is g or not (callable(f) and callable(g)): return f is g or f == g
     return _fingerprint(f) == _fingerprint(g)
 
-# %% ../nbs/09a_scheme_records.ipynb #ef9d0a0d
+# %% ../nbs/09a_scheme_records.ipynb #dbe1581c
 _MESSAGES = {'parser': "is already registered", 'retrieval': "already has a retrieval algorithm"}
 
 def _put(key:str, entry:SchemeEntry) -> None:
@@ -156,7 +156,7 @@ def _merge(key:str, old:SchemeEntry, new:SchemeEntry, replace:bool, rule:str) ->
     if new_parser and 'fast' not in slots: slots['fast'] = None    # a new parser: its own path only
     return old._replace(**slots)
 
-# %% ../nbs/09a_scheme_records.ipynb #622756b7
+# %% ../nbs/09a_scheme_records.ipynb #ebe89941
 def _register(name:str, slot:str, fn:Callable[..., Any], replace:bool, rule:str) -> None:
     "Set `slot` (parser, retrieval, risks, fast) of scheme `name`'s record under the lock; a different taken slot needs `replace`"
     _need_str(name, 'name')
@@ -184,11 +184,11 @@ def declare(records:dict[str, SchemeEntry],   # scheme name -> its record (a sli
             _put(k, e)
             if replace or k not in _ORIGIN: _ORIGIN[k] = origin   # a re-run notebook cell leaves a slice's record its slice's
 
-# %% ../nbs/09a_scheme_records.ipynb #7dbe229e
+# %% ../nbs/09a_scheme_records.ipynb #5062c9d9
 class _View(Mapping[str, Any]):
     "A read-only mapping computed by `make` from the records; computed again whenever the registry changed"
-    def __init__(self, make:Callable[[Mapping[str, SchemeEntry]], dict[str, Any]], doc:str) -> None:
-        self._make, self._at, self._data, self.__doc__ = make, -1, cast(dict[str, Any], {}), doc
+    def __init__(self, make:Callable[[Mapping[str, SchemeEntry]], dict[str, Any]], doc:str, where:str) -> None:
+        self._make, self._at, self._data, self.__doc__, self._where = make, -1, cast(dict[str, Any], {}), doc, where
     def _now(self) -> dict[str, Any]:
         if self._at != _GENERATION[0] or not _LOADED.is_set():
             _load_builtins()
@@ -199,30 +199,37 @@ class _View(Mapping[str, Any]):
     def __iter__(self) -> Iterator[str]: return iter(self._now())
     def __len__(self) -> int: return len(self._now())
     def __repr__(self) -> str: return f"{type(self).__name__}({self._now()!r})"
+    def __reduce__(self) -> tuple[Any, ...]: return (_named, (self._where,))   # pickled by name: the one view of its process
 
 class _NameSet(Set[str]):
     "A read-only set of scheme names: the keys of a `_View`"
-    def __init__(self, view:_View) -> None: self._view = view
+    def __init__(self, view:_View, where:str) -> None: self._view, self._where = view, where
     def __contains__(self, k:object) -> bool: return k in self._view._now()
     def __iter__(self) -> Iterator[str]: return iter(self._view._now())
     def __len__(self) -> int: return len(self._view._now())
     def __repr__(self) -> str: return f"{{{', '.join(sorted(self))}}}"
+    def __reduce__(self) -> tuple[Any, ...]: return (_named, (self._where,))   # pickled by name
 
-# %% ../nbs/09a_scheme_records.ipynb #2b68208a
+def _named(where:str) -> Any:
+    "The view named `where` (`module.NAME`): how a view comes back from a pickle"
+    module, _, name = where.rpartition('.')
+    return getattr(import_module(module), name)
+
+# %% ../nbs/09a_scheme_records.ipynb #d22df1c2
 def _where(name:str) -> Optional[str]:
     "The built-in slice (module of `uri1630.schemes`) that declared scheme `name`, if one did"
     m = _ORIGIN.get(name, '')
     return m.rsplit('.', 1)[1] if m.startswith('uri1630.schemes.') else None
 
 DEFAULT_PORTS = _View(lambda E: {n: e.default_port for n, e in E.items() if e.default_port is not None},
-                      "RFC 1738 §3: scheme name -> the port it defaults to")
+                      "RFC 1738 §3: scheme name -> the port it defaults to", 'uri1630.catalog.DEFAULT_PORTS')
 NO_RETRIEVAL = _View(lambda E: {n: e.no_retrieval for n, e in E.items() if e.no_retrieval is not None},
-                     "scheme name -> why `retrieve` fetches nothing of it")
+                     "scheme name -> why `retrieve` fetches nothing of it", 'uri1630.catalog.NO_RETRIEVAL')
 _BUILTIN = _View(lambda E: {n: m for n in E if (m := _where(n)) is not None},
-                 "scheme name -> the built-in slice that declared it")
-KNOWN_SCHEMES = _NameSet(_BUILTIN)   # the schemes the two RFCs name (each declared by a slice of this package)
+                 "scheme name -> the built-in slice that declared it", 'uri1630.catalog._BUILTIN')
+KNOWN_SCHEMES = _NameSet(_BUILTIN, 'uri1630.catalog.KNOWN_SCHEMES')   # the schemes the two RFCs name (each declared by a slice of this package)
 
-# %% ../nbs/09a_scheme_records.ipynb #b44234b1
+# %% ../nbs/09a_scheme_records.ipynb #dbd31614
 def _the_gateway() -> Optional[_Fetch]:
     "The access algorithm that sends any URL to an HTTP gateway: the one record that declares one (http's)"
     _load_builtins()

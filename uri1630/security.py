@@ -23,7 +23,8 @@ class Risk(NamedTuple):
 
 _COMMON_KINDS = ("reserved-port", "port", "port-range", "encoded-control", "password")   # what every scheme is checked for
 RISK_KINDS = _View(lambda E: {**dict.fromkeys(_COMMON_KINDS, None), **{k: n for n, e in sorted(E.items()) for k in e.risk_kinds}},
-                   "every `Risk.kind`: the common ones (-> None), then each scheme record's own (-> its scheme)")
+                   "every `Risk.kind`: the common ones (-> None), then each scheme record's own (-> its scheme)",
+                   'uri1630.security.RISK_KINDS')
 
 # %% ../nbs/25_security.ipynb #88859886
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>; the login ends at "/" (http's, says its slice, also at "?")
