@@ -5,9 +5,10 @@
 # %% auto #0
 __all__ = ['SCHEMES', 'SCHEME_ENTRIES', 'DEFAULT_PORTS', 'NO_RETRIEVAL', 'KNOWN_SCHEMES', 'LoginRule', 'SchemeEntry', 'declare']
 
-# %% ../nbs/09a_scheme_records.ipynb #68804a83
+# %% ../nbs/09a_scheme_records.ipynb #08be2bbf
 import sys, threading
 from collections.abc import Mapping, Set
+from functools import lru_cache
 from importlib import import_module
 from importlib.util import find_spec
 from pkgutil import iter_modules
@@ -16,7 +17,7 @@ from typing import Any, Callable, Iterator, NamedTuple, Optional, TypeVar, cast
 from .errors import URIError, URISyntaxError, _need_str
 from .grammar import ALPHA, RFC1738_SCHEME, describe_char
 
-# %% ../nbs/09a_scheme_records.ipynb #b05d7b43
+# %% ../nbs/09a_scheme_records.ipynb #b841c602
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
 class LoginRule(NamedTuple):
     "How a scheme reads RFC 1738 §3.1's `//<user>:<password>@<host>:<port>`: what ends it, what it may hold"
@@ -24,7 +25,7 @@ class LoginRule(NamedTuple):
     user: bool = True         # whether `user:password@` is allowed
     void_host: bool = False   # whether the host may be void (`file:///`)
 
-# %% ../nbs/09a_scheme_records.ipynb #5b11c9a6
+# %% ../nbs/09a_scheme_records.ipynb #b4f30e81
 _Fn = Callable[..., Any]   # each slot's own signature is given beside it (a slot holds the scheme's own types)
 _Fetch = Callable[[Any, Any], bytes]   # an access algorithm: (url object, options) -> the object's octets
 
@@ -44,7 +45,7 @@ class SchemeEntry(NamedTuple):
     rfc1738: Optional[_Fn] = None        # (G, P, S) -> None: builds its productions of RFC 1738 §5
     needs: tuple[str, ...] = ()          # the schemes whose productions its builders use (built before it)
 
-# %% ../nbs/09a_scheme_records.ipynb #b6d0642e
+# %% ../nbs/09a_scheme_records.ipynb #13d1b675
 _V = TypeVar('_V')
 _F = TypeVar('_F', bound=Callable[..., Any])
 
@@ -71,7 +72,7 @@ class _Registry(dict[str, _V]):
 
 _get = dict.get                                   # a read that loads nothing, for the registry's own use
 
-# %% ../nbs/09a_scheme_records.ipynb #15150277
+# %% ../nbs/09a_scheme_records.ipynb #883ec4bb
 _ENTRIES: _Registry[SchemeEntry] = _Registry()    # scheme name -> its record: the one registry
 _REGISTRY: _Registry[_Fn] = _Registry()           # scheme name -> parser, kept equal to the records' parsers (read by `parse_url`)
 _FAST: dict[str, _Fn] = {}                        # scheme name -> the record's `fast`, where it has one (read by `parse_url`)
@@ -82,16 +83,30 @@ _LOCK = threading.Lock()                          # every write to the registry
 SCHEMES: Mapping[str, _Fn] = MappingProxyType(_REGISTRY)                  # read-only live view: scheme name -> parser
 SCHEME_ENTRIES: Mapping[str, SchemeEntry] = MappingProxyType(_ENTRIES)    # read-only live view: scheme name -> record
 
-# %% ../nbs/09a_scheme_records.ipynb #a7e9a9ff
+# %% ../nbs/09a_scheme_records.ipynb #46afac58
 _LOADED = threading.Event()
 _LOAD_LOCK = threading.RLock()
 _LOADING: list[bool] = [False]
 
-def _slices() -> list[str]:
+@lru_cache(maxsize=1)
+def _slices() -> tuple[str, ...]:
     "The modules of `uri1630.schemes` (each a scheme's slice), found in the package's folder"
     spec = find_spec('uri1630.schemes')
     where = list(spec.submodule_search_locations or []) if spec is not None else []
-    return sorted(m.name for m in iter_modules(where) if not m.name.startswith('_'))
+    return tuple(sorted(m.name for m in iter_modules(where) if not m.name.startswith('_')))
+
+# the scheme names whose slice has another name: an index for loading one slice alone (checked against the records below)
+_ELSEWHERE = MappingProxyType({"nntp": "further", "x500": "further", "whois": "further", "rlogin": "telnet", "tn3270": "telnet",
+                               "cid": "mid"})
+
+def _slice_of(name:str) -> Optional[str]:
+    "The built-in slice that declares scheme `name` (its own name, or `_ELSEWHERE`'s), or `None`: no slice of the package does"
+    return name if name in _slices() else _ELSEWHERE.get(name)
+
+def _load_for(name:str) -> None:
+    "Import the built-in slice of scheme `name`, if it has one (the first URL of a scheme loads that scheme alone)"
+    m = None if _LOADED.is_set() else _slice_of(name)
+    if m is not None: import_module(f"uri1630.schemes.{m}")
 
 def _load_builtins() -> None:
     "Import every built-in scheme module (each declares its schemes), once"
@@ -104,7 +119,7 @@ def _load_builtins() -> None:
             _LOADED.set()
         finally: _LOADING[0] = False
 
-# %% ../nbs/09a_scheme_records.ipynb #84af17e4
+# %% ../nbs/09a_scheme_records.ipynb #755ad64e
 # RFC 1738 §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]  (interpreters ignore case)
 def _check_name(name:str) -> str:
     "`name` in lower case, if it is an RFC 1738 scheme name; else `URISyntaxError`"
@@ -115,7 +130,7 @@ def _check_name(name:str) -> str:
         raise URISyntaxError(f"{describe_char(name[bad])} is not allowed in a scheme name", name, bad, 'scheme')
     return name.lower()
 
-# %% ../nbs/09a_scheme_records.ipynb #e1ba5461
+# %% ../nbs/09a_scheme_records.ipynb #9937c902
 def _fingerprint(f:Callable[..., object]) -> tuple[object, ...]:
     "What makes two functions the same one, defined again (a reloaded module, a re-run notebook cell)"
     c = getattr(f, '__code__', None)
@@ -127,7 +142,7 @@ def _same(f:object, g:object) -> bool:
     if f is g or not (callable(f) and callable(g)): return f is g or f == g
     return _fingerprint(f) == _fingerprint(g)
 
-# %% ../nbs/09a_scheme_records.ipynb #dbe1581c
+# %% ../nbs/09a_scheme_records.ipynb #4592d703
 _MESSAGES = {'parser': "is already registered", 'retrieval': "already has a retrieval algorithm"}
 
 def _put(key:str, entry:SchemeEntry) -> None:
@@ -156,13 +171,13 @@ def _merge(key:str, old:SchemeEntry, new:SchemeEntry, replace:bool, rule:str) ->
     if new_parser and 'fast' not in slots: slots['fast'] = None    # a new parser: its own path only
     return old._replace(**slots)
 
-# %% ../nbs/09a_scheme_records.ipynb #ebe89941
+# %% ../nbs/09a_scheme_records.ipynb #8258905b
 def _register(name:str, slot:str, fn:Callable[..., Any], replace:bool, rule:str) -> None:
     "Set `slot` (parser, retrieval, risks, fast) of scheme `name`'s record under the lock; a different taken slot needs `replace`"
     _need_str(name, 'name')
     if not callable(fn): raise TypeError(f"{slot} must be callable")
     key = _check_name(name)
-    _load_builtins()                                      # a built-in is taken before anyone else may take it
+    _load_for(key)                                        # a built-in is taken before anyone else may take it
     with _LOCK:
         one: dict[str, Any] = {slot: fn}
         _put(key, _merge(key, _get(_ENTRIES, key, SchemeEntry()), SchemeEntry(**one), replace, rule))
@@ -177,14 +192,14 @@ def declare(records:dict[str, SchemeEntry],   # scheme name -> its record (a sli
     for k, e in keys.items():
         if not isinstance(e, SchemeEntry): raise TypeError(f"the record of {k!r} must be a SchemeEntry, not {type(e).__name__}")
     origin = sys._getframe(1).f_globals.get('__name__', '')   # the module making the call: a slice of the package, or another
-    _load_builtins()
+    for k in keys: _load_for(k)                           # a built-in is taken before anyone else may take it
     with _LOCK:
         merged = {k: _merge(k, _get(_ENTRIES, k, SchemeEntry()), e, replace, 'declare') for k, e in keys.items()}
         for k, e in merged.items():
             _put(k, e)
             if replace or k not in _ORIGIN: _ORIGIN[k] = origin   # a re-run notebook cell leaves a slice's record its slice's
 
-# %% ../nbs/09a_scheme_records.ipynb #5062c9d9
+# %% ../nbs/09a_scheme_records.ipynb #275a33c7
 class _View(Mapping[str, Any]):
     "A read-only mapping computed by `make` from the records; computed again whenever the registry changed"
     def __init__(self, make:Callable[[Mapping[str, SchemeEntry]], dict[str, Any]], doc:str, where:str) -> None:
@@ -215,7 +230,7 @@ def _named(where:str) -> Any:
     module, _, name = where.rpartition('.')
     return getattr(import_module(module), name)
 
-# %% ../nbs/09a_scheme_records.ipynb #d22df1c2
+# %% ../nbs/09a_scheme_records.ipynb #1a2dd534
 def _where(name:str) -> Optional[str]:
     "The built-in slice (module of `uri1630.schemes`) that declared scheme `name`, if one did"
     m = _ORIGIN.get(name, '')
@@ -229,7 +244,7 @@ _BUILTIN = _View(lambda E: {n: m for n in E if (m := _where(n)) is not None},
                  "scheme name -> the built-in slice that declared it", 'uri1630.catalog._BUILTIN')
 KNOWN_SCHEMES = _NameSet(_BUILTIN, 'uri1630.catalog.KNOWN_SCHEMES')   # the schemes the two RFCs name (each declared by a slice of this package)
 
-# %% ../nbs/09a_scheme_records.ipynb #dbd31614
+# %% ../nbs/09a_scheme_records.ipynb #368ad49d
 def _the_gateway() -> Optional[_Fetch]:
     "The access algorithm that sends any URL to an HTTP gateway: the one record that declares one (http's)"
     _load_builtins()

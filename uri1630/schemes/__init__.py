@@ -19,7 +19,7 @@ from ..grammar import ALPHA, DIGIT, HEX, RFC1738_SCHEME, RFC1738_USER_EXTRA, SAF
 from ..encoding import unescape
 from ..syntax import URI, parse, _new
 from ..catalog import (DEFAULT_PORTS, SCHEMES, SCHEME_ENTRIES, SchemeEntry, LoginRule, declare, _ENTRIES, _REGISTRY, _FAST,
-                             _READERS, _GENERATION, _LOCK, _BUILTIN, _LOADED, _load_builtins, _register, _get)
+                             _READERS, _GENERATION, _LOCK, _BUILTIN, _LOADED, _load_builtins, _load_for, _slice_of, _register, _get)
 _all_ = ['DEFAULT_PORTS', 'SCHEMES', 'SCHEME_ENTRIES', 'SchemeEntry', 'LoginRule', 'declare']   # the records' registry (`uri1630.catalog`)
 
 # %% ../../nbs/09_specific_schemes.ipynb #8eb471ca
@@ -155,13 +155,13 @@ def _parse_generic(src:Source) -> GenericURL:
     return GenericURL(src.url, src.scheme, path, search, src.fragment)
 
 # %% ../../nbs/09_specific_schemes.ipynb #c86c44f1
-# the built-in schemes, one module of `uri1630.schemes` each (its notebook: nbs/10_http.ipynb ... nbs/21_prospero.ipynb),
-# are imported, and so declare their records, on the first read of the registry (`uri1630.catalog`)
+# the built-in schemes, one module of `uri1630.schemes` each (its notebook: nbs/10_http.ipynb ... nbs/21_prospero.ipynb):
+# a module is imported, and so declares its records, on the first URL of one of its schemes, or on the first read of a table
 def _parser(scheme:str) -> Callable[[Source], SchemeURL]:
-    "The parser registered for `scheme` (importing the built-in modules on first use); `_parse_generic` for any other"
+    "The parser registered for `scheme` (importing its built-in module on first use); `_parse_generic` for any other"
     p = _get(_REGISTRY, scheme)
     if p is None and not _LOADED.is_set():
-        _load_builtins()
+        _load_for(scheme)
         p = _get(_REGISTRY, scheme)
     return p or _parse_generic
 
@@ -200,8 +200,8 @@ def _reader(name:str) -> tuple[str, Optional[_Fast]]:
     r = _READERS.get(name)
     if r is not None: return r
     gen, scheme = _GENERATION[0], name.lower()
-    _load_builtins()                                     # a built-in scheme is never read as a generic one
-    r = scheme, _FAST.get(scheme) or (_fast_generic if scheme != "url" and _get(_REGISTRY, scheme) is None else None)
+    _load_for(scheme)                                    # a built-in scheme's module, before its first URL is read
+    r = scheme, _FAST.get(scheme) or (_fast_generic if scheme != "url" and _slice_of(scheme) is None and _get(_REGISTRY, scheme) is None else None)
     if len(name) > 32: return r                          # a name that long is no scheme anyone registered: not kept
     with _LOCK:
         if gen == _GENERATION[0]:                        # the registry did not change while we looked

@@ -12,7 +12,6 @@ if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the
 from ..errors import URISyntaxError
 from ..encoding import unescape
 from . import SchemeURL, Source, parse_url
-from ..url_grammar import check_production
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/13_mailto.ipynb #60bb2053
@@ -35,6 +34,7 @@ class MailtoURL(SchemeURL):
 # %% ../../nbs/13_mailto.ipynb #40508081
 def _parse_mailto(src:Source) -> MailtoURL:
     "Read `mailto:` + `xalphas @ hostname` (RFC 1630) or `1*xchar` (RFC 1738), and decode the address"
+    from uri1630.url_grammar import check_production   # loaded with the first URL that needs it, not with the scheme
     if src.rfc == "1630": check_production(src.text, src.start, src.end, 'mailbox', 'rfc1630')
     else: check_production(src.text, src.start, src.end, 'encoded822addr', 'rfc1738')
     return MailtoURL(src.url, src.scheme, unescape(src.part), src.fragment)

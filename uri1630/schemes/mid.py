@@ -12,7 +12,6 @@ if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the
 from ..errors import URISyntaxError
 from ..encoding import unescape
 from . import SchemeURL, Source, parse_url
-from ..url_grammar import check_production
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/19_message_id.ipynb #946fd457
@@ -42,6 +41,7 @@ class CidURL(SchemeURL):
 # %% ../../nbs/19_message_id.ipynb #b3e2d272
 def _id_part(src:Source, production:str) -> str:
     "Check the rest of a `mid:`/`cid:` URL (RFC 1630 `production`, or RFC 1738's `1*xchar`) and decode it"
+    from uri1630.url_grammar import check_production   # loaded with the first URL that needs it, not with the scheme
     if src.rfc == "1630": check_production(src.text, src.start, src.end, production, 'rfc1630')
     else: check_production(src.text, src.start, src.end, 'encoded822addr', 'rfc1738')
     return unescape(src.part)

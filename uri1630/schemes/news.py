@@ -12,7 +12,6 @@ if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the
 from ..errors import URIError, URISyntaxError
 from ..encoding import unescape
 from . import SchemeURL, Source, parse_url
-from ..url_grammar import check_production
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/14_news.ipynb #652ccd64
@@ -46,6 +45,7 @@ class NewsURL(SchemeURL):
 # %% ../../nbs/14_news.ipynb #5cda732d
 def _parse_news(src:Source) -> NewsURL:
     "Read `news:` + `groupart` (RFC 1630) or `grouppart` (RFC 1738); an `@` makes it a message identifier"
+    from uri1630.url_grammar import check_production   # loaded with the first URL that needs it, not with the scheme
     if src.rfc == "1630": check_production(src.text, src.start, src.end, 'groupart', 'rfc1630')
     else: check_production(src.text, src.start, src.end, 'grouppart', 'rfc1738')
     part = src.part
