@@ -258,7 +258,7 @@ def _climb(context:str, c:int, r:int, partial:str, pend:int) -> Optional[str]:
     e = r                                                    # each ".." removes the element before it
     while k and e > b:
         e = context.rfind('/', b, e); k -= 1
-    return context[:e+1] + partial[i:] if not k else context[:e+1] + '../' * k + partial[i:]   # ".." above the root is kept
+    return context[:e+1] + partial[i - 3 * k:]             # the rest, after the ".."s left over: those above the root are kept
 
 def _slash_common(context:str, start:int, end:int, path:str, reading:str) -> str:
     "The slash rule; for `/g` in `scheme://site/p` (no `//` after the site) and `//g` in `scheme://…`, the cut is known"
