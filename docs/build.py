@@ -7,7 +7,8 @@
 3. run nbdev's own processors (`nbdev.serve.proc_nbs`, n_workers=0) to add the `show_doc` cells and
    strip hidden cells and directives, as nbdev's Quarto pipeline would;
 4. fix up what only Quarto understands (YAML front matter, `#|` lines, `{target=...}` link attributes),
-   put the notebooks in RFC order and add the table of contents to the landing page;
+   and add the navigation (docs/nav.py: the parts, in reading order) to the front page, as captioned
+   tables of contents; an explorer page opens with its live explorer;
 5. render with Sphinx + myst-nb (theme furo), with the widget JavaScript served from the site itself
    (docs/vendor.py fetches it from the npm registry once; no CDN is referenced).
 """
@@ -18,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS))
 import live  # noqa: E402  (docs/live.py)
+import nav  # noqa: E402  (docs/nav.py: the navigation, declared once)
 LITE = {}
 WORK = DOCS / "_build"
 SKIP_FLAGS = ("#|notest", "#|slow", "#|eval:false")
@@ -156,7 +158,7 @@ def _front_matter(src):
     return d if isinstance(d, dict) else None
 
 
-def fixup(proc, order):
+def fixup(proc, parts):
     "Make the processed notebooks plain Jupyter + MyST: title cell from front matter, no directives, no Quarto link attributes"
     import html
     doc_host = _doc_host()
@@ -169,7 +171,7 @@ def fixup(proc, order):
     for p in proc.glob("*.ipynb"):
         nb = json.loads(p.read_text())
         nb["metadata"].pop("widgets", None)   # widget views became live explorers: no widget JavaScript on the site
-        cells, runnable = [], False
+        cells, runnable, lead = [], False, []
         for c in nb["cells"]:
             src = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
             if c["cell_type"] == "raw":
@@ -193,6 +195,8 @@ def fixup(proc, order):
                 if expr and any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in c.get("outputs", [])):
                     c["outputs"] = [{"output_type": "display_data", "metadata": {},
                                      "data": {"text/html": live.explorer_html(expr)}}]
+                    if p.stem.endswith("_explorer") and not lead:   # an explorer page opens with its explorer
+                        tags.append("remove-input"); lead.append(c); c["source"] = src; continue
                 if d & set(SKIP_FLAGS): tags.append("static")   # not run by the build (slow, notest, eval: false)
                 if "remove-input" not in tags and src:
                     why = live.static_reason(src, tags)
@@ -208,12 +212,16 @@ def fixup(proc, order):
                 src = _nblinks(_TARGET.sub("", src.replace(doc_host, "")))
             c["source"] = src
             cells.append(c)
-        if p.stem == "index":
+        if lead:   # after the title and the banner: the explorer, then the code that builds it
+            at = next((i + 1 for i, c in enumerate(cells) if c.get("id") == "u1630-banner"), 0)
+            cells[at:at] = lead
+        if p.stem == nav.FRONT:
             if (DOCS / "screenshots").is_dir():   # index.ipynb shows them as docs/screenshots/*.png (so does README.md)
                 shutil.copytree(DOCS / "screenshots", proc / "docs" / "screenshots", dirs_exist_ok=True)
-            toc = "\n".join(page_name(n) for n in order if n != "index")
-            cells.append({"cell_type": "markdown", "id": "u1630-toc", "metadata": {},
-                          "source": f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n:caption: The edition\n\n{toc}\n```"})
+            for k, (caption, names) in enumerate(parts):   # docs/nav.py: one captioned table of contents a part
+                toc = "\n".join(page_name(n) for n in names)
+                cells.append({"cell_type": "markdown", "id": f"u1630-toc-{k}", "metadata": {},
+                              "source": f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n:caption: {caption}\n\n{toc}\n```"})
         if runnable:
             for c in cells:
                 if c.get("id") == "u1630-banner": c.update(_live_banner(p.stem, runnable=True))
@@ -233,13 +241,18 @@ def _live_banner(stem, runnable):
     "Under the title: how to run the page, and the link to the same notebook in JupyterLite"
     links = []
     if LITE.get("built"):
-        links.append(f'<a class="u1630-open-nb" href="lite/lab/index.html?path={stem}.ipynb">Open as a notebook</a>'
+        links.append(f'<a class="u1630-open-nb" href="lite/lab/index.html?path={lite_name(stem)}">Open as a notebook</a>'
                      ' (JupyterLab in your browser, with the ipywidgets explorers)')
     text = ("Code cells marked <b>Run</b> can be edited and run in your browser: Python (Pyodide) loads from this "
             "site on first use, and the cells above the one you run run first, once." if runnable else "")
     src = (f'<div class="u1630-banner">{" ".join(links)}'
            + (f'<p class="u1630-live-status" data-state="idle">{text}</p>' if text else "") + "</div>")
     return {"cell_type": "markdown", "id": "u1630-banner", "metadata": {}, "source": src if (links or text) else ""}
+
+
+def lite_name(stem):
+    "The notebook's name in the site's JupyterLite: its own name in nbs/ (the link and the contents use this one function)"
+    return f"{stem}.ipynb"
 
 
 def _prelude(stem):
@@ -315,21 +328,25 @@ def main(argv):
     out = ROOT / (argv[argv.index("--out") + 1] if "--out" in argv else "_site")
     t0 = time.time()
     failed = []
+    try: nav.parts(ROOT / "nbs")   # before minutes of execution: every notebook has its place in the navigation
+    except ValueError as e: sys.exit(f"[docs] FAILED: the navigation (docs/nav.py) and nbs/ disagree: {e}")
     if "--reuse" in argv:   # re-render the notebooks executed by the last build (for work on the rendering)
         paths = sorted((WORK / "nbs").glob("*.ipynb"))
     else:
         paths = copy_sources()
         t = time.time(); add_show_docs(); log(f"show_doc cells added in {time.time() - t:.0f}s")
         t = time.time(); failed = execute(paths) if "--no-exec" not in argv else []; log(f"executed in {time.time() - t:.0f}s")
-    order = [p.stem for p in paths]
+    try: parts = nav.parts(ROOT / "nbs")
+    except ValueError as e: sys.exit(f"[docs] FAILED: the navigation (docs/nav.py) and nbs/ disagree: {e}")
+    order = nav.order(ROOT / "nbs")
     import importlib.util
     LITE["built"] = importlib.util.find_spec("jupyterlite_core") is not None and "--no-lite" not in argv
-    t = time.time(); proc = process(); fixup(proc, order); log(f"processed in {time.time() - t:.0f}s")
+    t = time.time(); proc = process(); fixup(proc, parts); log(f"processed in {time.time() - t:.0f}s")
     t = time.time(); sphinx(proc, out); log(f"rendered in {time.time() - t:.0f}s")
     t = time.time(); m = live.assets(out / "_static"); log(f"live runtime: Pyodide {m['pyodide']}, uri1630 wheel, fastcore in {time.time() - t:.0f}s")
     if LITE["built"]:
         t = time.time()
-        mb = live.lite(out, WORK / "lite", [(page_name(n) + ".ipynb", live.lite_notebook(json.loads((ROOT / "nbs" / f"{n}.ipynb").read_text())))
+        mb = live.lite(out, WORK / "lite", [(lite_name(n), live.lite_notebook(json.loads((ROOT / "nbs" / f"{n}.ipynb").read_text())))
                                              for n in order])
         log(f"JupyterLite ({mb:.0f} MB) in {time.time() - t:.0f}s")
     check_links(out)

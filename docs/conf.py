@@ -13,6 +13,7 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints", "_proc"]
 html_theme = "furo"
 html_static_path = [str(DOCS / "_static")]
 html_css_files = ["uri1630.css"]
+html_favicon = str(DOCS / "_static" / "favicon.svg")   # no 404 for /favicon.ico: every page names its icon
 html_js_files = [("live.js", {"defer": "defer"})]   # docs/live.py: Python in the reader's browser
 html_show_sourcelink = False
 html_copy_source = False
@@ -26,6 +27,7 @@ nb_render_markdown_format = "gfm"   # markdown outputs (show_doc, the edition ma
 nb_ipywidgets_js = {}
 suppress_warnings = ["myst.header", "mystnb.unknown_mime_type", "misc.highlighting_failure"]
 mathjax_path = "about:blank"       # no page needs TeX; never reference MathJax's CDN
+smartquotes = False               # the RFC's straight quotes, "--" and "..." are shown as it prints them (docs/textcheck.py)
 
 
 def _mark_quotes(app, doctree, docname):

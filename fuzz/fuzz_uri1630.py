@@ -106,8 +106,8 @@ def t_parse_url(t, t2, pick):
             assert r[0] == parse(t) and r[1] is type(u) and r[1](*r[2]) == u, (t, r, u)
             if json_line is not None:
                 import json
-                from uri1630.cli import parts
-                assert json.loads(json_line(t)) == parts(t), t
+                from uri1630.cli import parts, _shown
+                assert json.loads(json_line(t)) == _shown(parts(t)), t     # a password shown as *** (RFC 1738 §6)
     if u is None: return
     hash(u); s = str(u)
     assert isinstance(s, str) and s in t
@@ -145,7 +145,58 @@ def t_unescape(t, t2, pick):
     _contract(unescape, t)
 
 
-NAMED = [t_parse, t_validate, t_levels, t_resolve, t_parse_url, t_extract, t_risks, t_unescape]
+def t_built(t, t2, pick):
+    "Issue 20: what is built from a server's fields parses back to them (menu items, redirect targets); hosts, Windows names stay where they say"
+    MenuItem, redirect_target = _get("schemes.gopher", "MenuItem"), _get("schemes.http", "_redirect_target")
+    address, FileURL = _get("retrieve", "_address"), _get("schemes.file", "FileURL")
+    if MenuItem is not None:
+        f = (t.split('\t') + ['', '', ''])[:3]
+        item = MenuItem(f[0][:1] or '0', '', f[1], f[2], (pick * 257) % 65536)
+        url = _contract(lambda: item.url)
+        if url is not None:
+            u = parse_url(url)
+            assert (u.host, u.effective_port, u.gtype, u.selector, u.search) == (item.host, item.port, item.gtype, item.selector, None), (item, url)
+    if redirect_target is not None:
+        base = parse_url(("http://h.example/a", "http://010.0.0.1:0080/b?c")[pick % 2])
+        target = _contract(redirect_target, base, t)
+        if target is not None:
+            r = parse_url(target)
+            if t.startswith('/') and not t.startswith('//'): assert (r.host, r.port) == (base.host, base.port), (t, target)
+    if address is not None:
+        got = _contract(address, t, 'x://')
+        if got is not None and got[1]:
+            import ipaddress, socket
+            assert str(ipaddress.IPv4Address(socket.inet_aton(got[0]))) == got[0], (t, got)   # plain dotted decimal only
+    u = _contract(parse_url, "file:///" + t) if FileURL is not None else None
+    if u is not None and isinstance(u, FileURL):
+        p = _contract(u.to_local_path, "windows")
+        if p is not None:
+            assert not p.startswith('\\\\') and ':' not in p[2:] and not any(c in p for c in '<>"|?*'), (t, p)
+
+
+def t_secrets(t, t2, pick):
+    "Issue 20, invariant 5: a password (any characters, no '/') is never shown by an error, however the URL fails"
+    user, pw = t[:40], "Zq7" + t2[:60]
+    if '/' in user + pw or "Zq7" in user + t[40:]: return
+    url = f"{('ftp', 'telnet', 'http', 'x-y', 'gopher')[pick % 5]}://{user}:{pw}@{t[40:100]}"
+    for f in (parse_url, risks, canonical, lambda u: to_level(u, 'decoded'), url_record):
+        if f is None: continue
+        try: f(url)
+        except URIError as e:
+            shown = str(e) + repr(e)
+            assert "Zq7" not in shown, shown
+
+
+def t_numbers(t, t2, pick):
+    "Issue 20, invariant 4: digits of any length in a numeric field: the fast and the slow parser agree, only URIError"
+    from uri1630.schemes import _parse_slow
+    d = "0" * (pick * 20) + "".join(c for c in t if c.isdigit()) * (1 + pick % 40)
+    for url in (f"http://h:{d}/", f"ftp://{d}.1.1.1/", f"nntp://h/g/{d}", f"telnet://h:{d}", f"gopher://h:{d}/1"):
+        a, b = _contract(parse_url, url), _contract(_parse_slow, url)
+        assert a == b, (url[:60], a, b)
+
+
+NAMED = [t_parse, t_validate, t_levels, t_resolve, t_parse_url, t_extract, t_risks, t_unescape, t_built, t_secrets, t_numbers]
 
 
 def t_surface(f, fdp):

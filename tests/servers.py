@@ -357,3 +357,54 @@ def read_until(c, marker=b'\r\n', limit=65536) -> bytes:
         if not b: break
         buf += b
     return buf
+
+
+def reads_as_number(host) -> bool:
+    "Would the C library's resolver read `host` as an IPv4 number (inet_aton: octal, hexadecimal, fewer than four groups)?"
+    try: socket.inet_aton(host); return True
+    except (OSError, ValueError): return False
+
+
+class StubResolver:
+    """A stand-in for `socket.getaddrinfo` (install it with monkeypatch): names from `names`, loopback addresses only.
+
+    A number is answered only in plain dotted decimal; any other string the system resolver would read as a number is
+    recorded in `misread` and refused, so a test sees it and nothing connects to where it would have led. `names` maps a
+    name (any case) to a list of (address, port) or to a function of the port giving one; `delay` makes every lookup slow.
+    """
+    def __init__(self, names=None, delay=0.0):
+        self.names, self.delay, self.asked, self.misread = {k.lower(): v for k, v in (names or {}).items()}, delay, [], []
+
+    def __call__(self, host, port, family=0, type=0, proto=0, flags=0):
+        import ipaddress
+        self.asked.append(host)
+        if self.delay: time.sleep(self.delay)
+        if isinstance(host, bytes): host = host.decode('ascii')
+        if reads_as_number(host):
+            if str(ipaddress.IPv4Address(socket.inet_aton(host))) != host:      # the resolver would read it differently
+                self.misread.append(host); raise socket.gaierror(socket.EAI_NONAME, f"stub: {host!r} is no plain dotted decimal")
+            addrs = [(host, port)]
+        else: addrs = self.names.get(host.lower(), [])
+        if callable(addrs): addrs = addrs(port)
+        if not addrs: raise socket.gaierror(socket.EAI_NONAME, f"stub: no such name {host!r}")
+        for a, _ in addrs:
+            if not ipaddress.ip_address(a).is_loopback: raise AssertionError(f"stub: {a} is not a loopback address")   # never outside
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, '', (a, p)) for a, p in addrs]
+
+
+class BlackHoles:
+    "`n` listeners on 127.0.0.1 that never accept, their backlogs full: a connect to one gets no answer (`addrs`)"
+    def __init__(self, n):
+        self.socks, self.fill = [], []
+        for _ in range(n):
+            s = socket.socket(); s.bind((HOST, 0)); s.listen(0); self.socks.append(s)
+            for _ in range(8):       # fill the backlog: further SYNs are dropped
+                c = socket.socket(); c.setblocking(False)
+                try: c.connect(s.getsockname())
+                except BlockingIOError: pass
+                self.fill.append(c)
+        self.addrs = [s.getsockname() for s in self.socks]
+    def close(self):
+        for s in self.fill + self.socks: s.close()
+    def __enter__(self): return self
+    def __exit__(self, *a): self.close()

@@ -120,3 +120,64 @@ def test_fuzz_ftp(ftp, replies, data, pasv_to_data):
             c.sendall(pasv if pasv_to_data and r.startswith(b"227") else r)
     srv.reply = script
     _check(lambda: retrieve(f"ftp://{srv.host}:{srv.port}/d/f", **KW))
+
+
+# ---- issue 20: redirects, menus and the resolver, generated -------------------------------------------------------
+
+from uri1630 import parse_url, URIError
+from uri1630.schemes.gopher import MenuItem
+
+LOCATIONS = [b"/again", b"//other.test/x", b"//other.test:%d/y", b"http://other.test:%d/z", b"http://0127.0.0.1/",
+             b"http://127.0.0.010:%d/", b"//127.1/", b"//0x7f.0.0.1/", b"http://[::1]/", b"/\x00x", b"//", b"http:",
+             b"ftp://other.test/", b"gopher://other.test:%d/1", b"file:///etc/passwd", b"//u:p@other.test/", b"/a b",
+             b"http://other.test:99999/", b"http://other.test:0%d/", b"%2F%2Fother.test/"]
+
+@FUZZ
+@given(locs=st.lists(st.one_of(st.sampled_from(LOCATIONS), st.binary(max_size=20).map(lambda b: b"/" + b)), min_size=1, max_size=4),
+       codes=st.lists(st.sampled_from([b"301", b"302", b"303", b"307", b"200", b"404"]), min_size=1, max_size=4),
+       redirects=st.integers(0, 3))
+def test_fuzz_redirects(http, monkeypatch, locs, codes, redirects):
+    "Generated chains of redirects (relative, //host, other schemes, host forms a resolver misreads): bytes or RetrievalError, in time"
+    stub = S.StubResolver({'other.test': [(http.host, http.port)], 'first.test': [(http.host, http.port)]})
+    monkeypatch.setattr(socket, 'getaddrinfo', stub)
+    turn = iter(range(1000))
+    def reply(c):
+        S.read_until(c, b"\r\n\r\n"); k = next(turn)
+        loc = locs[k % len(locs)].replace(b"%d", b"%d" % http.port) if b"%d" in locs[k % len(locs)] else locs[k % len(locs)]
+        c.sendall(b"HTTP/1.0 " + codes[k % len(codes)] + b" X\r\nLocation: " + loc.replace(b"\r", b"").replace(b"\n", b"") + b"\r\nContent-Length: 2\r\n\r\nok")
+    http.reply = reply
+    _check(lambda: retrieve(f"http://first.test:{http.port}/x", redirects=redirects, **KW))
+    assert stub.misread == [], stub.misread
+
+HOSTS = ["h.example", "127.0.0.1", "010.0.0.1", "a/b", "a:70", "u@h", "h.example/evil", "", "-x", "h..x", "[::1]", "x\x00", "h%2F"]
+
+@FUZZ
+@given(items=st.lists(st.tuples(st.sampled_from("0179i3+/%?#\t "), st.text(max_size=6), st.text(max_size=8),
+                                st.one_of(st.sampled_from(HOSTS), st.text(max_size=8)), st.sampled_from(["70", "0", "65535", "65536", "007", "x", ""])),
+                      max_size=8))
+def test_fuzz_menus(gopher, items):
+    "A generated menu: every item read gives a URL that names exactly its host, port, type and selector, or is refused"
+    raw = b"".join(f"{t}{d}\t{s}\t{h}\t{p}\r\n".encode('utf-8') for t, d, s, h, p in items) + b".\r\n"
+    gopher.reply = lambda c: (S.read_until(c), c.sendall(raw))
+    def run():
+        got = retrieve_menu(f"gopher://{gopher.host}:{gopher.port}/1", **KW)
+        for it in got:
+            try: url = it.url
+            except URIError: continue
+            if url is None: continue
+            u = parse_url(url)
+            assert (u.host, u.effective_port, u.gtype, u.selector) == (it.host, it.port, it.gtype, it.selector), (it, url)
+        return got
+    _check(run)
+
+@FUZZ
+@given(plan=st.lists(st.sampled_from(["hole", "refused", "server"]), min_size=1, max_size=5), delay=st.sampled_from([0.0, 0.0, 0.2, 5.0]))
+def test_fuzz_resolver(http, monkeypatch, plan, delay):
+    "A name whose addresses (from the resolver stub) are black holes, closed ports and the server, with a slow resolver: in time, and the server is reached if it answers in time"
+    http.reply = lambda c: (S.read_until(c, b"\r\n\r\n"), c.sendall(b"HTTP/1.0 200 OK\r\n\r\nok"))
+    with S.BlackHoles(plan.count("hole")) as bh:
+        holes, addrs = iter(bh.addrs), []
+        for p in plan: addrs.append(next(holes) if p == "hole" else (S.HOST, S.free_port()) if p == "refused" else (http.host, http.port))
+        monkeypatch.setattr(socket, 'getaddrinfo', S.StubResolver({'many.test': addrs}, delay=delay))
+        out = _check(lambda: retrieve(f"http://many.test:{http.port}/", **KW))
+    if out is not None: assert out == b"ok" and "server" in plan

@@ -36,9 +36,10 @@ def test_no_path_of_this_machine_in_the_repository():
     try: files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     except (OSError, subprocess.CalledProcessError): pytest.skip("not a git clone")
     if not files: pytest.skip("not a git clone")
-    here = str(ROOT.parent) + "/"
+    # the clone's own path (as found and as resolved), not its parent: a clone in /tmp/x must not flag every file
+    # that names /tmp/; ../shared by its real path, as it may be a link elsewhere
     shared = ROOT.parent / "shared"
-    marks = {here} | ({str(shared.resolve()) + "/"} if shared.exists() else set())   # ../shared may be a link elsewhere
+    marks = {str(ROOT) + "/", str(ROOT.resolve()) + "/"} | ({str(shared.resolve()) + "/"} if shared.exists() else set())
     bad = []
     for f in files:
         p = ROOT / f

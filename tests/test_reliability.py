@@ -5,7 +5,7 @@ later are covered too) is called with arbitrary text in each `str` argument. It 
 `URIError` with a message, a rule and (where one applies) a position inside the text; never `IndexError`,
 `KeyError`, `UnicodeError`, `RecursionError`, … . Non-`str` text gets a `TypeError` that says so.
 """
-import os, sys, pickle, threading, time, string
+import os, sys, pickle, threading, time, string, typing
 from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st, settings, HealthCheck, assume
@@ -109,7 +109,7 @@ def test_results_are_immutable(f, data):
 
 
 @pytest.mark.parametrize("f", params("nonstr"))
-@pytest.mark.parametrize("bad", [b"http://h/", 42, ["a:b"]], ids=["bytes", "int", "list"])
+@pytest.mark.parametrize("bad", [b"http://h/", 42, ["a:b"], None, 10**5000], ids=["bytes", "int", "list", "None", "int5000"])
 def test_non_str_is_typeerror(f, bad):
     "Non-str in any text argument raises TypeError whose message says a str was expected"
     for p in f.params:
@@ -118,6 +118,7 @@ def test_non_str_is_typeerror(f, bad):
                        else q.default) for q in f.params if q.kind in ('text', 'int') or q.default is not surface.inspect.Parameter.empty}
         kw = {k: v for k, v in kw.items() if v is not surface.inspect.Parameter.empty}
         kw[p.name] = bad
+        if bad is None and (p.default is None or type(None) in typing.get_args(typing.get_type_hints(f.fn).get(p.name))): continue   # `None` is its documented "absent" (`with_fragment`'s fragment)
         with pytest.raises(TypeError) as ei:
             f.fn(**kw)
         assert "str" in str(ei.value), f"{f.qualname}({p.name}={bad!r}): TypeError without 'str': {ei.value}"
@@ -330,3 +331,57 @@ def test_shared_caches_are_bounded():
                 found.append(f"{mod.__name__}.{name}")
                 if info().get("maxsize") is None: unbounded.append(f"{mod.__name__}.{name}")
     assert not unbounded, f"unbounded caches: {unbounded}"
+
+
+# ---- issue 20, invariant 12: one argument contract (str subclasses, lone surrogates, 5,000-digit numbers) ----
+
+class _Text(str):
+    "A str subclass, as applications pass (a tagged string, a markup-safe string)"
+
+SPECIAL = ["http://h:" + "0" * 5000 + "80/", "http://h:" + "9" * 5000 + "/", "9" * 5000, "ftp://" + "0" * 5000 + "1.2.3.4/",
+           "http://h/\ud800", "\udfff", "x:\ud83d\ude00\ud800", "nntp://h/g/" + "9" * 5000, "wais://h/d/t/" + "9" * 5000 + "=x;"]
+
+
+@pytest.mark.parametrize("f", params("subclass"))
+def test_str_subclass_is_str(f):
+    "A str subclass in every text argument gives what the same str gives (a result, or the same URIError)"
+    for text in ["http://h:80/a", "ftp://u:p@h/a;type=a", "x:a?b#c", "../g", "gopher://h/1s%09t", "news:a.b"]:
+        plain, sub = (check_call(f, surface.fill(f, t), {}) for t in (text, _Text(text)))
+        if isinstance(plain, BaseException): assert type(sub) is type(plain) and str(sub) == str(plain)
+        else: assert sub == plain or (f.qualname in ITERATOR_CONTRACT and list(sub) == list(plain)), f.qualname
+
+
+@pytest.mark.parametrize("f", params("special"))
+def test_surrogates_and_huge_numbers(f):
+    "Lone surrogates and 5,000-digit numbers in every text argument: a result or a URIError, never ValueError"
+    for text in SPECIAL:
+        r = check_call(f, surface.fill(f, text), {text: text})
+        if f.qualname in ITERATOR_CONTRACT and not isinstance(r, BaseException):
+            try: list(r)
+            except URIError: pass
+
+
+@pytest.mark.parametrize("f", params("options"))
+def test_option_arguments_are_text(f):
+    "Every str option (an encoding, a grammar, a reading, an rfc …): a str subclass as its str; None (unless its default) and non-text a TypeError"
+    for p in f.params:
+        if p.kind != 'option' or not isinstance(p.default, str): continue
+        base = surface.fill(f, "http://h:80/a%41")
+        plain = check_call(f, base, {})
+        sub = check_call(f, {**base, p.name: _Text(p.default)}, {})
+        if isinstance(plain, BaseException): assert type(sub) is type(plain), (f.qualname, p.name)
+        elif f.qualname not in ITERATOR_CONTRACT: assert sub == plain, (f.qualname, p.name)
+        for bad in (None, 42, b"latin-1", ["rfc1630"]):
+            with pytest.raises(TypeError) as ei:
+                r = f.fn(**{**base, p.name: bad})
+                if f.qualname in ITERATOR_CONTRACT: list(r)
+            assert "str" in str(ei.value) or p.name in str(ei.value), (f.qualname, p.name, bad, ei.value)   # `level` also takes a Level or a set
+
+
+def test_cli_functions_keep_the_contract():
+    "The public functions of uri1630.cli that take text (the module is not in the generated surface: its `main` runs commands)"
+    from uri1630.cli import parts, other_grammars
+    assert parts(_Text("http://h:80/")) == parts("http://h:80/") and other_grammars(_Text("x:a b"), "generic") == other_grammars("x:a b", "generic")
+    for call in (lambda: parts(None), lambda: parts(b"x:a"), lambda: other_grammars(None, "generic"), lambda: other_grammars("x:a", None)):
+        with pytest.raises(TypeError, match="str"): call()
+    with pytest.raises(URIError): parts("http://h:" + "9" * 5000 + "/")

@@ -40,6 +40,7 @@ class SchemeEntry(NamedTuple):
     risk_kinds: tuple[str, ...] = ()     # the `Risk.kind`s its `risks` adds to the common ones
     options: tuple[str, ...] = ()        # the `retrieve` options its access algorithm reads beyond the shared ones
     no_retrieval: Optional[str] = None   # why `retrieve` fetches nothing of it (where `retrieval` is `None`)
+    no_gateway: Optional[bool] = None    # True: no gateway can fetch it either (a session, mail to send, a message already received, a name)
     gateway: Optional[_Fetch] = None     # (url object, options) -> bytes: sends any URL to an HTTP gateway (http's)
     rfc1630: Optional[_Fn] = None        # (G, P, o) -> None: builds its productions of RFC 1630's URL BNF
     rfc1738: Optional[_Fn] = None        # (G, P, S) -> None: builds its productions of RFC 1738 §5

@@ -9,7 +9,7 @@ __all__ = ['BLOCK', 'OK', 'NO', 'BAD', 'EXIT_STATUS', 'GENERIC_FIELDS', 'RENAMED
 # %% ../nbs/30_cli.ipynb #b5a824dd
 import argparse, contextlib, dataclasses, io, json, os, re, stat, sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
-from .errors import URIError
+from .errors import URIError, _hide_password, _masked, _need_str, _password_spans
 from .syntax import URI, parse
 from .grammar import GRAMMARS, validate
 import uri1630.url_grammar   # registers the grammars "rfc1630" and "rfc1738" for `check --grammar`
@@ -85,9 +85,9 @@ def _line_mode(stdin:TextIO, out:TextIO) -> bool:
     return _is_file(stdin) is False and _is_file(out) is not True
 
 def _caret(text:str, e:URIError) -> str:
-    "`text`, and under it a caret at `e.position` with the rule and message"
-    pos = e.position if e.position is not None else len(text)
-    return f"{text}\n{' ' * pos}^ {e.rule}: {e.message}"
+    "`text`, and under it a caret at `e.position` with the rule and message (a password shown as `***`, the caret moved to match)"
+    shown, pos = _hide_password(text, e.position if e.position is not None else len(text))
+    return f"{shown}\n{' ' * pos}^ {e.rule}: {_masked(e.message)}"
 
 # %% ../nbs/30_cli.ipynb #2f309f3b
 def _value(v:Any) -> Any:
@@ -170,9 +170,14 @@ def _make_writer(cls:type) -> _Writer:
     return cast(_Writer, ns['write'])
 
 def _json_line(uri:str) -> str:
-    "`_JSON(parts(uri))`: the line `parse -` writes for `uri`"
+    "`_JSON(parts(uri))`: the line `parse -` writes for `uri`, a password shown as `***` (RFC 1738 §6)"
     g, cls, values = url_record(uri)
+    if '@' in uri and _password_spans(uri): return _JSON(_shown(parts(uri)))   # a `//user:password@` login: the slow way, masked
     return (_WRITERS.get(cls) or _writer(cls))(g, values)
+
+def _shown(d:dict[str, Any]) -> dict[str, Any]:
+    "The parts `d` as `parse` shows them: a password as `***`, and so in every part that quotes the login (the generic path)"
+    return {k: ('***' if k == 'password' and v else _masked(v) if isinstance(v, str) and '@' in v else v) for k, v in d.items()}
 
 # %% ../nbs/30_cli.ipynb #76f4c94a
 def _cmd_parse(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
@@ -181,7 +186,7 @@ def _cmd_parse(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> in
         return BAD if _stream(_json_line, items, out, err, a.cmd, a.encoding, streaming and _line_mode(stdin, out), 'line' if streaming else 'argument') else OK
     bad = 0
     for n, u in enumerate(items, 1):
-        try: d = parts(_text(u, a.encoding))
+        try: d = _shown(parts(_text(u, a.encoding)))
         except (URIError, _BadInput) as e:
             bad += 1; print(_label(a.cmd, f"argument {n}") + str(e), file=err); continue
         out.write(''.join(f"{k}: {'(absent)' if v is None else v}\n" for k, v in d.items()))
@@ -208,6 +213,7 @@ def _accepting(uri:str, rejected_by:str) -> Iterator[str]:
 
 def other_grammars(uri:str, rejected_by:str) -> list[str]:
     "The registered grammars other than `rejected_by` that accept `uri`, the main three first"
+    if type(uri) is not str or type(rejected_by) is not str: _need_str(uri, 'uri'); _need_str(rejected_by, 'rejected_by')
     return list(_accepting(uri, rejected_by))
 
 def _hint(uri:str, grammar:str) -> str:
@@ -225,7 +231,7 @@ def _cmd_check(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> in
             try: validate(u, g); return 'valid'
             except URIError as e:
                 invalid += 1; h = _hint(u, g)
-                return f"invalid\t{e.position}\t{e.rule}\t{e.message}" + (f" ({h})" if h else '')
+                return f"invalid\t{e.position}\t{e.rule}\t{_masked(e.message)}" + (f" ({h})" if h else '')
         bad = _stream(one, items, out, err, a.cmd, a.encoding, _line_mode(stdin, out))
     else:
         bad = 0
@@ -270,13 +276,13 @@ def _cmd_compare(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> 
         def one(b:str) -> str:
             nonlocal diff
             r = _compare(A, b, a.charset); diff += not r.equivalent
-            return '\t'.join(['equivalent' if r.equivalent else 'different'] + [x.detail for x in r.reasons])
+            return '\t'.join(['equivalent' if r.equivalent else 'different'] + [_masked(x.detail) for x in r.reasons])
         bad = _stream(one, _lines(stdin), out, err, a.cmd, a.encoding, _line_mode(stdin, out))
         return BAD if bad else NO if diff else OK
     try: r = _compare(A, _text(a.b, a.encoding), a.charset)
     except (URIError, _BadInput) as e: print(_label(a.cmd) + str(e), file=err); return BAD
     out.write(('equivalent' if r.equivalent else 'different') + '\n')
-    out.write(''.join(f"  {x.part}: {x.kind}: {x.detail}\n" for x in r.reasons))
+    out.write(''.join(f"  {x.part}: {x.kind}: {_masked(x.detail)}\n" for x in r.reasons))
     return OK if r.equivalent else NO
 
 # %% ../nbs/30_cli.ipynb #a4b9d032
@@ -370,8 +376,9 @@ def demo(out:Optional[TextIO]=None) -> None:
 def _encoding(name:str) -> str:
     "`name` if Python knows the encoding, else an argparse error (exit 2)"
     import codecs
-    try: codecs.lookup(name)
+    try: info = codecs.lookup(name)
     except LookupError: raise argparse.ArgumentTypeError(f"unknown encoding {name!r}")
+    if not getattr(info, '_is_text_encoding', True): raise argparse.ArgumentTypeError(f"{name!r} is not a text encoding (it turns bytes into bytes)")
     return name
 
 def _seconds(s:str) -> float:
@@ -490,8 +497,18 @@ def main(argv:Optional[list[str]]=None, # the arguments (default: `sys.argv[1:]`
     except _Usage as e: print(_label(a.cmd) + str(e), file=err); return _flushed(out, err, BAD, a.cmd)
     except BrokenPipeError: _quiet_stdout(); return 141
     except KeyboardInterrupt: return _flushed(out, err, 130, a.cmd)
+    except (UnicodeError, LookupError) as e: return _codec_failed(e, out, err, a.cmd, a.encoding)   # a codec that cannot read the input or write the output
     except OSError as e: return _write_failed(e, err, a.cmd)
     finally: _release(inp, stdin, out, stdout)
+
+def _codec_failed(e:Exception, out:Any, err:TextIO, cmd:str, encoding:str) -> int:
+    "One line on stderr for input the `--encoding` cannot decode (or output that cannot be encoded): status 2"
+    if isinstance(e, UnicodeDecodeError): why = f"the input is not {encoding} text: {e.reason} at octet {e.start} of a block"
+    elif isinstance(e, UnicodeEncodeError): why = f"the output cannot be encoded as {e.encoding}: {e.reason}"
+    else: why = f"the {encoding} codec cannot read the input: {e}"
+    with contextlib.suppress(Exception): print(_label(cmd) + ' '.join(why.split()), file=err)
+    with contextlib.suppress(Exception): _flushed(out, err, BAD, cmd)
+    return BAD
 
 def _write_failed(e:OSError, err:TextIO, cmd:str) -> int:
     "One line on stderr for output that could not be written (a full disk): status 1"

@@ -10,7 +10,7 @@ __all__ = ['ALNUM', 'ESCAPE_SAFE', 'LEVELS', 'escape', 'unescape', 'reserved_set
 import re
 from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
-from .errors import URIError, URISyntaxError, URIEncodingError, _need_str
+from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded
 from functools import lru_cache
 from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, ESCAPE_RE, _HEX2, describe_char, _cls
 from .syntax import URI, parse
@@ -35,7 +35,7 @@ def escape(text:str,                # the local name (any text) to encode
            encoding:str="latin-1",  # how characters become octets: RFC 1630's "ISO Latin 1 code", or e.g. "utf-8"
           ) -> str:
     "Encode every character of `text` outside alphanumerics and `safe` as `%` and two upper-case hex digits"
-    _need_str(text)
+    _need_str(text); _need_str(safe, 'safe'); _need_str(encoding, 'encoding')
     keep = frozenset(ALNUM + safe) - {'%'}
     return ''.join(c if c in keep else _encode_char(c, encoding, text, i) for i, c in enumerate(text))
 
@@ -51,7 +51,7 @@ def unescape(text:str,               # text holding `%XX` escapes
              future_escapes:bool=False, # leave a `%` not followed by two hex digits as it is, instead of raising
             ) -> str:
     "Decode every `%XX` in `text`; a `%` not followed by two hex digits raises `URISyntaxError` (unless `future_escapes`)"
-    _need_str(text)
+    if type(text) is not str or type(encoding) is not str: _need_str(text); _need_str(encoding, 'encoding')
     if '%' not in text: return text
     out: list[str]; out, pos, octets, start = [], 0, bytearray(), 0
     for m in _ESC_RE.finditer(text):
@@ -81,7 +81,8 @@ def reserved_set(part:str,                # "path", "search", "fragment" or "log
                 ) -> frozenset[str]:
     "The characters that keep their encoded or unencoded state in `part`"
     try: return _RESERVED_SETS[reserved][part]
-    except KeyError:
+    except (KeyError, TypeError):
+        _need_str(part, 'part'); _need_str(reserved, 'reserved')
         if reserved not in _RESERVED_SETS: raise ValueError(f"reserved must be 'rfc1630' or 'rfc1738', not {reserved!r}") from None
         return _RESERVED_SETS[reserved]['path']
 
@@ -243,6 +244,7 @@ def _scheme_guard(path:str) -> bool:
 
 def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]=None) -> str:
     "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
+    if type(encoding) is not str or type(reserved) is not str: _need_str(encoding, 'encoding'); _need_str(reserved, 'reserved')
     if trace is None and _plain(L, reserved).fullmatch(text): return text   # shortcut: no part has anything to change
     u = parse(text)
     off, parts = 0, []
@@ -333,8 +335,26 @@ def _default_port(scheme:str) -> Optional[int]:
     port: Optional[int] = DEFAULT_PORTS.get(scheme)
     return port
 
+def _site_host(scheme:str, host:str, changes:list[str]) -> str:
+    "The host in its site form (lower case, file's `localhost` void, a host number's groups without leading zeros), its changes added to `changes`"
+    if host != host.lower(): changes.append('host-case')
+    host = host.lower()
+    if scheme == 'file' and host == 'localhost': host = ''; changes.append('void-host')   # RFC 1630 "file": "A void host field is equivalent to "localhost""
+    groups = host.split('.')
+    if len(groups) == 4 and all(g.isascii() and g.isdigit() and len(g.lstrip('0')) <= 3 for g in groups) and any(len(g) > 1 and g[0] == '0' for g in groups):
+        host = '.'.join(g.lstrip('0') or '0' for g in groups); changes.append('host-number')   # RFC 1738 §3.1: "decimal digit groups"
+    return host
+
+def _site_port(scheme:str, port:Optional[str], changes:list[str]) -> str:
+    "`:port` in its site form (decimal without leading zeros; '' for none or the scheme's default port), its changes added to `changes`"
+    if port is None: return ''
+    digits = port.lstrip('0') or '0' if port.isdigit() and port.isascii() else port   # RFC 1738 §3.1: the port "in decimal"
+    if digits != port and digits.isdigit(): changes.append('port-zeros')
+    if digits.isdigit() and digits == str(_default_port(scheme)): changes.append('default-port'); return ''
+    return ':' + digits
+
 def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
-    "`(text, changes)`: canonical `s` with RFC 1738's site rules applied (host in lower case, default port dropped, http's omitted '/')"
+    "`(text, changes)`: canonical `s` with RFC 1738's site rules applied (host in lower case, default port dropped, http's omitted '/', file's `localhost` void)"
     c = s.find(':')
     if c <= 0 or not s.startswith('//', c + 1): return s, ()
     scheme, i = s[:c], c + 3
@@ -343,11 +363,7 @@ def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
     p = s.rfind(':', at, e)
     host, port = (s[at:p], s[p+1:e]) if p >= 0 else (s[at:e], None)
     changes:list[str] = []
-    out = s[:at] + host.lower()
-    if host != host.lower(): changes.append('host-case')
-    if port is not None:
-        if port.isdigit() and port.isascii() and int(port) == _default_port(scheme): changes.append('default-port')
-        else: out += ':' + port
+    out = s[:at] + _site_host(scheme, host, changes) + _site_port(scheme, port, changes)
     rest = s[e:]
     if scheme == 'http' and rest[:1] in ('', '#'): rest = '/' + rest; changes.append('void-path')
     return out + rest, tuple(changes)
@@ -356,7 +372,7 @@ def equivalent(a:Union[str, URI],       # one URI or partial form
                b:Union[str, URI],       # the other
                encoding:str="latin-1",  # how characters become octets and back
                reserved:str="rfc1630",  # whose reserved set is never decoded
-               scheme_aware:bool=True,  # apply RFC 1738's site rules: host case, default ports, http's omitted "/"
+               scheme_aware:bool=True,  # apply RFC 1738's site rules: host case, default ports, http's omitted "/", file's localhost
               ) -> bool:
     "`True` if `a` and `b` are the same URI once brought to the same encoding level (and, `scheme_aware`, the same site)"
     return _comparable(a, encoding, reserved, scheme_aware) == _comparable(b, encoding, reserved, scheme_aware)
@@ -365,7 +381,7 @@ def equivalent(a:Union[str, URI],       # one URI or partial form
 class Reason(NamedTuple):
     "Why two URIs differ in one part"
     part: str       # "scheme", "path", "search" or "fragment"
-    kind: str       # "case", "encoding", "void-fragment", "host-case", "default-port", "void-path", "reserved", "absent" or "different"
+    kind: str       # "case", "encoding", "void-fragment", "host-case", "default-port", "void-path", "void-host", "host-number", "port-zeros", "reserved", "absent" or "different"
     detail: str     # a sentence for people
 
 class Comparison(NamedTuple):
@@ -426,8 +442,11 @@ _SITE_WHY = {
     'host-case': "host names are domain names, and domain names are case-insensitive (RFC 1738 §3.1, RFC 1034)",
     'default-port': "the port written is the scheme's default port (RFC 1738: \"If :<port> is omitted, the port defaults to N\")",
     'void-path': "an http URL with neither path nor search may omit the \"/\" (RFC 1738 §3.3)",
+    'void-host': "a file URL's void host and 'localhost' are the same host (RFC 1630 \"file\": \"A void host field is equivalent to 'localhost'\")",
+    'host-number': "a host number's groups are decimal (RFC 1738 §3.1: \"four decimal digit groups\"): a leading zero changes nothing",
+    'port-zeros': "the port is decimal (RFC 1738 §3.1: \"Another port number may optionally be supplied, in decimal\"): a leading zero changes nothing",
 }
-_EQUAL_KINDS = ('case', 'encoding', 'void-fragment', 'host-case', 'default-port', 'void-path')
+_EQUAL_KINDS = ('case', 'encoding', 'void-fragment', 'host-case', 'default-port', 'void-path', 'void-host', 'host-number', 'port-zeros')
 
 def compare(a:Union[str, URI],       # one URI or partial form
             b:Union[str, URI],       # the other

@@ -6,17 +6,62 @@
 __all__ = ['URIError', 'URISyntaxError', 'URIEncodingError']
 
 # %% ../nbs/00_errors.ipynb #debae04d
-import re
 from typing import Any, Callable, Optional, Tuple
 
-_LOGIN_PASSWORD = re.compile(r'//[^/?#@:\s]*:([^/?#@\s]*)@')
+# RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
+def _login_split(t:str, i:int, j:int) -> Tuple[int, int]:
+    "`(at, colon)` of the login `t[i:j]`: the last '@' (-1: none) ends user and password, the first ':' before it (-1: none) starts the password"
+    at = t.rfind('@', i, j)                  # the last '@' ends the login: an earlier one is an unencoded '@' in the user or password
+    return at, (t.find(':', i, at) if at >= 0 else -1)
+
+def _password_spans(text:str) -> list[Tuple[int, int]]:
+    "The `(start, end)` of the password of every `//user:password@` login in `text`, split as `parse_login` splits one (the login read to the first '/')"
+    out: list[Tuple[int, int]] = []
+    k = text.find('//')
+    while k >= 0:
+        i = k + 2
+        j = text.find('/', i)
+        j = len(text) if j < 0 else j
+        at, c = _login_split(text, i, j)
+        if c >= 0 and c + 1 < at: out.append((c + 1, at))
+        k = text.find('//', j)
+    return out
 
 def _hide_password(text:str, position:int) -> Tuple[str, int]:
-    "`text` with the password of a `//user:password@` login shown as `***` (RFC 1738 §6), and `position` moved to match"
-    m = _LOGIN_PASSWORD.search(text) if isinstance(text, str) and '@' in text else None   # no '@', no login: skip the search
-    if not m: return text, position
-    a, b = m.span(1)
-    return text[:a] + '***' + text[b:], (position if position < a else a if position < b else position + 3 - (b - a))
+    "`text` with the password of each `//user:password@` login shown as `***` (RFC 1738 §6), and `position` moved to match"
+    if not isinstance(text, str) or '@' not in text: return text, position   # no '@', no login: nothing to hide
+    out, last, moved = [], 0, position
+    for a, b in _password_spans(text):       # in text order: one pass, one join (linear however many logins)
+        out += [text[last:a], '***']; last = b
+        moved = moved if position < a else moved - (position - a) if position < b else moved + 3 - (b - a)
+    return ''.join(out) + text[last:], moved
+
+def _masked(text:str) -> str:
+    "`text` with every password of a `//user:password@` login shown as `***`"
+    return _hide_password(text, 0)[0]
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+def _bounded(digits:Any,  # the digits as written or received (`str` or `bytes`; leading zeros allowed)
+             most:int,    # the largest value the field can hold
+             base:int=10, # 10, or 16 (an HTTP chunk size)
+            ) -> Optional[int]:
+    "The value of `digits` if they are ASCII digits of `base` naming at most `most`, else `None`: `int()` never reads more digits than `most` has"
+    s = digits if type(digits) is str else digits.decode('latin-1') if isinstance(digits, (bytes, bytearray)) else None
+    if not s: return None
+    w = (_WIDTHS if base == 10 else _HEX_WIDTHS).get(most) or _width(most, base)
+    if len(s) > w: s = s.lstrip('0') or '0'                   # leading zeros are digits too; only the rest counts
+    if len(s) > w or not (s.isdigit() and s.isascii() if base == 10 else _HEX_DIGITS.issuperset(s)): return None
+    n = int(s, base)                         # at most as many digits as `most`: never near Python's 4,300-digit limit
+    return n if n <= most else None
+
+_WIDTHS: dict[int, int] = {}; _HEX_WIDTHS: dict[int, int] = {}   # most -> how many digits it has (decimal; hexadecimal)
+
+def _width(most:int, base:int) -> int:
+    "How many digits `most` has in `base` (10 or 16), remembered"
+    w = len(f"{most:x}" if base == 16 else str(most))
+    (_WIDTHS if base == 10 else _HEX_WIDTHS)[most] = w
+    return w
 
 class URIError(ValueError):
     "Root of every error uri1630 raises for bad input: `message`, `text`, `position` and `rule`"
@@ -34,7 +79,7 @@ class URIError(ValueError):
     def __repr__(self) -> str: return f"{type(self).__name__}({self._describe()!r})"
 
     def _describe(self) -> str:
-        s = self.message
+        s = _masked(self.message) if '@' in self.message else self.message   # a message may quote a URL too
         if self.position is not None: s += f" at position {self.position}"
         if self.rule is not None: s += f" (rule {self.rule!r})"
         if self.text is not None and self.position is not None:

@@ -7,7 +7,7 @@ __all__ = ['split_fragment', 'with_fragment']
 
 # %% ../nbs/08_fragment_id.ipynb #a3de6a32
 from typing import Optional, Tuple
-from .errors import _need_str
+from .errors import _need_str, URISyntaxError
 
 # %% ../nbs/08_fragment_id.ipynb #03a1b71b
 # RFC 1630 p. 12: "The fragment-id follows the URL of the whole object from which it is separated by a hash sign (#)."
@@ -21,5 +21,6 @@ def with_fragment(uri:str,                 # the URL of the whole object
                   fragment:Optional[str],  # the fragment-id; `None` for none, `''` for a void one with its hash sign
                  ) -> str:
     "`uri` followed by `#fragment` (the inverse of `split_fragment`)"
-    _need_str(uri, 'uri')
+    h = _need_str(uri, 'uri').find('#')
+    if h >= 0: raise URISyntaxError("the URL of the whole object holds no '#': the fragment-id would start there", uri, h, 'fragmentaddress')
     return uri if fragment is None else f"{uri}#{_need_str(fragment, 'fragment')}"

@@ -257,7 +257,7 @@ def validate(text:str,               # the URI (or, with `partial`, the partial 
     check = GRAMMARS.get(grammar) if isinstance(grammar, str) else None
     if check is None and grammar in _URL_GRAMMAR_NAMES:     # registered when `uri1630.url_grammar` is first imported
         import_module('uri1630.url_grammar'); check = GRAMMARS.get(grammar)
-    if check is None: raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}")
+    if check is None: _need_str(grammar, 'grammar'); raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}")
     check(text, partial)
 
 _GENERIC = GRAMMARS["generic"], GENERIC.absolute_re.fullmatch   # (unless someone registers another "generic")

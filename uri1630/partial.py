@@ -129,7 +129,7 @@ def _resolve(context:str, partial:str, reading:str, trace:Optional[list[Resoluti
 def _check_arguments(context:object, partial:object, reading:str) -> None:
     "Raise `TypeError` unless `context` and `partial` are strings, `ValueError` unless `reading` is one of `SLASH_READINGS`"
     if type(context) is not str or type(partial) is not str: _need_str(context, 'context'); _need_str(partial, 'partial')
-    if reading not in SLASH_READINGS: raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
+    if reading not in SLASH_READINGS: _need_str(reading, 'reading'); raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
 
 def _scheme(partial:str, k:int) -> str:
     "The scheme name of `partial`, whose colon (before any slash) is at `k`: an ialpha, or a `URISyntaxError`"
@@ -328,7 +328,7 @@ def relative(context:str,             # the absolute URI of the object that will
              reading:str="examples",  # the slash rule `resolve` will use
             ) -> str:
     "The shortest partial form found that `resolve(context, ...)` turns into `target` (`target` itself if none)"
-    if type(context) is not str or type(target) is not str or reading not in SLASH_READINGS: _check_relative(context, target, reading)
+    if type(context) is not str or type(target) is not str or reading not in SLASH_READINGS: context, target = _relative_args(context, target, reading)
     kc, ec, hc = _split(context); kt, et, ht = _split(target)
     if kc <= 0 or kt <= 0 or context[0] not in _LETTERS or target[0] not in _LETTERS: _check_relative(context, target, reading)
     if kt != kc or target[:kt] != context[:kc]: return target                  # different schemes: "the whole absolute URI must be given"
@@ -405,9 +405,14 @@ def _absolute_offsets(text:str, name:str) -> tuple[int, int, int]:
         raise URISyntaxError(f"the {name} must be an absolute URI (a colon before any slash)", text, 0, f'partial form: {name}')
     return k, end, h
 
+def _relative_args(context:str, target:str, reading:str) -> tuple[str, str]:
+    "`(context, target)` as plain `str` (a str subclass is read as the str it is); else the error of `_check_relative`"
+    if not (isinstance(context, str) and isinstance(target, str) and reading in SLASH_READINGS): _check_relative(context, target, reading)
+    return str.__str__(context), str.__str__(target)
+
 def _check_relative(context:str, target:str, reading:str) -> NoReturn:
     "Raise the error for arguments `relative` does not take: a context or target that is no absolute URI, or an unknown reading"
-    _absolute_offsets(context, 'context'); _absolute_offsets(target, 'target')
+    _absolute_offsets(context, 'context'); _absolute_offsets(target, 'target'); _need_str(reading, 'reading')
     raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
 
 def _cuts(base:str, start:int, reading:str) -> dict[int, int]:

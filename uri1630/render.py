@@ -26,10 +26,35 @@ COLOURS = MappingProxyType({'alnum': '#1b5e20', 'safe': '#0d47a1', 'extra': '#6a
            'escape': '#e65100', 'unsafe': '#000000'})   # read-only, like every public table of the package
 BACKGROUNDS = MappingProxyType({'unsafe': '#ffcdd2'})
 
-def _unit(text:str, kind:str, changed:bool, title:str) -> str:
-    style = f"color:{COLOURS[kind]};" + (f"background:{BACKGROUNDS[kind]};" if kind in BACKGROUNDS else '')
-    if changed: style += "text-decoration:underline;font-weight:bold;"
-    return f'<span class="u1630-{kind}" style="{style}" title="{html.escape(title)}">{html.escape(text)}</span>'
+# the look of each class, said once per rendering (a <style> block), not once per character: the HTML stays in proportion
+_CSS = ('<style>' + ''.join(f".u1630-{k}{{color:{c};" + (f"background:{BACKGROUNDS[k]};" if k in BACKGROUNDS else '') + '}'
+                            for k, c in COLOURS.items()) + '.u1630-changed{text-decoration:underline;font-weight:bold}</style>')
+_MAX_ROWS = 32   # rows of the table of changes; the rest are counted
+
+def _unit(text:str, kind:str, changed:bool, title:str='') -> str:
+    cls = f"u1630-{kind} u1630-changed" if changed else f"u1630-{kind}"
+    return f'<span class="{cls}"' + (f' title="{html.escape(title)}"' if title else '') + f'>{html.escape(text)}</span>'
+
+def _runs(units:Any) -> str:
+    "`(text, kind, changed)` units as spans, one span for each run of neighbours of the same kind and state"
+    out: list[str] = []; run: list[str] = []; key: Any = None
+    for text, kind, changed in units:
+        if (kind, changed) != key:
+            if run: out.append(_unit(''.join(run), *key))
+            run, key = [], (kind, changed)
+        run.append(text)
+    if run: out.append(_unit(''.join(run), *key))
+    return ''.join(out)
+
+def _change_rows(changes:Any) -> str:
+    "The table rows of the changes: one per kind of change (was, is, class, why), at its first position, with how often; at most `_MAX_ROWS`"
+    seen: dict[tuple[str, str, str, str], list[int]] = {}
+    for c in changes:
+        if c.changed: seen.setdefault((c.source, c.result, c.kind, c.why), [c.position, 0])[1] += 1
+    rows = [f"<tr><td>{at}{f' (×{n})' if n > 1 else ''}</td><td><code>{html.escape(s)}</code></td><td><code>{html.escape(r)}</code></td>"
+            f"<td>{k}</td><td>{html.escape(w)}</td></tr>" for (s, r, k, w), (at, n) in list(seen.items())[:_MAX_ROWS]]
+    if len(seen) > _MAX_ROWS: rows.append(f'<tr><td colspan="5">… and {len(seen) - _MAX_ROWS} more kinds of change</td></tr>')
+    return ''.join(rows)
 
 def level_html(uri:str,                 # the URI or partial form to show
                level:Any="canonical",   # a level name, `Level` or set of characters
@@ -42,14 +67,13 @@ def level_html(uri:str,                 # the URI or partial form to show
         caret = '&nbsp;' * (e.position or 0) + '^'
         return (f'<div class="u1630-error"><b>{html.escape(type(e).__name__)}</b>: {html.escape(e.message)} '
                 f'(rule <code>{html.escape(str(e.rule))}</code>)<pre>{html.escape(uri)}\n{caret}</pre></div>')
-    src = ''.join(_unit(c.source, c.kind, c.changed, c.why) for c in changes)
-    out = ''.join(_unit(c.result, 'escape' if c.result.startswith('%') else c.kind, c.changed, c.why) for c in changes)
-    rows = ''.join(f"<tr><td>{c.position}</td><td><code>{html.escape(c.source)}</code></td><td><code>{html.escape(c.result)}</code></td>"
-                   f"<td>{c.kind}</td><td>{html.escape(c.why)}</td></tr>" for c in changes if c.changed)
+    src = _runs((c.source, c.kind, c.changed) for c in changes)
+    out = _runs((c.result, 'escape' if c.result.startswith('%') else c.kind, c.changed) for c in changes)
+    rows = _change_rows(changes)
     legend = ' '.join(_unit(k, k, False, k) for k in COLOURS)
     table = (f'<table class="u1630-changes"><tr><th>at</th><th>was</th><th>is</th><th>class</th><th>why</th></tr>{rows}</table>'
              if rows else '<p class="u1630-nochange">No character changes at this level.</p>')
-    return (f'<div class="u1630-level"><div>input: <code>{src}</code></div>'
+    return (f'<div class="u1630-level">{_CSS}<div>input: <code>{src}</code></div>'
             f'<div>result: <code class="u1630-result">{out}</code></div>'
             f'<div style="font-size:smaller">classes: {legend}</div>{table}</div>')
 
@@ -172,7 +196,7 @@ def parse_html(text:str,            # the URL (or URI) to explore
                rfc:str="1738",       # whose reading `parse_url` follows where the RFCs disagree
               ) -> str:
     "HTML: the verdict of `grammar` (the error marked at its position) and the parts `parse_url` finds"
-    _need_str(text, 'text')
+    _need_str(text, 'text'); _need_str(grammar, 'grammar'); _need_str(rfc, 'rfc')
     try:
         validate(text, grammar)
         verdict = f'<div class="u1630-valid">&#10004; valid under <code>{html.escape(grammar)}</code></div>'

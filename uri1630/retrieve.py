@@ -7,11 +7,11 @@ __all__ = ['DEFAULT_TOTAL_TIMEOUT', 'DEFAULT_MAX_BYTES', 'ANONYMOUS_EMAIL', 'FTP
            'RetrievalOptions', 'retrieve', 'register_retrieval', 'NO_RETRIEVAL']
 
 # %% ../nbs/32_retrieval.ipynb #4b6802b7
-import math, re, socket, time, warnings
+import math, re, socket, threading, time, warnings
 from importlib import import_module
 from types import MappingProxyType
 from typing import Any, NamedTuple, Optional, Callable, Iterator, NoReturn, cast
-from .errors import URIError, _need_str
+from .errors import URIError, _need_str, _bounded, _masked
 from .schemes import parse_url, split_url, SchemeURL, Source, SCHEME_ENTRIES
 from .catalog import NO_RETRIEVAL, _register, _the_gateway
 
@@ -33,14 +33,12 @@ class RetrievalError(URIError):
 
 def _rebuild_retrieval(cls:type[RetrievalError], *a:Any) -> RetrievalError: return cls(*a)
 
-_PASSWORD_RE = re.compile(r'(?i)^(<?(?:url:)?[a-z][a-z0-9+.-]*://[^/?#@:]*:)[^/?#@]*@')
-
 def _mask_password(url:Optional[str]) -> Optional[str]:
-    "`url` with the password of its `//user:password@` login shown as `***` (RFC 1738 §6: a password should stay secret)"
-    return _PASSWORD_RE.sub(r'\1***@', url) if isinstance(url, str) else url
+    "`url` with the password of its `//user:password@` login shown as `***` (RFC 1738 §6: a password should stay secret), split as `parse_login` splits it"
+    return _masked(url) if isinstance(url, str) else url
 
 # %% ../nbs/32_retrieval.ipynb #8c0c47d4
-DEFAULT_TOTAL_TIMEOUT = 60.0    # seconds a whole retrieval may take by default: connect, every write, every read
+DEFAULT_TOTAL_TIMEOUT = 60.0    # seconds a whole retrieval may take by default: name lookup, every address tried, every write, every read
 
 def _seconds(v:object, name:str) -> float:
     "`v` as a finite, positive number of seconds; `TypeError`/`ValueError` (before anything is sent) if it is not one"
@@ -79,6 +77,39 @@ def _hostname(host:str, url:str) -> str:
         raise URIError(f"the host {host[:80]!r} is not a valid DNS name (a label is empty or longer than 63 octets: RFC 1034 §3.1)", _mask_password(url), None, 'host') from None
     return host
 
+# RFC 1738 §3.1: a host number is "a set of four decimal digit groups separated by '.'" — decimal, so `010` is ten
+def _address(host:str, url:str) -> tuple[str, bool]:
+    "`(what the resolver gets, whether it is a number)`: a host number as its decimal reading in plain dotted decimal, else the name; a name the resolver would read as a number is a `URIError`"
+    if host and all(ch in '0123456789.' for ch in host):
+        groups = [g.lstrip('0') or '0' if g else '' for g in host.split('.')]   # at most 3 digits are read: the zeros go first
+        if len(groups) == 4 and all(_bounded(g, 255) is not None for g in groups):
+            return '.'.join(groups), True
+        raise URIError(f"the host {host[:80]!r} is no host number: four decimal digit groups, each 0-255, separated by '.' (RFC 1738 §3.1)", _mask_password(url), None, 'hostnumber')
+    try: socket.inet_aton(host)            # the C library's reading: octal, hexadecimal, fewer than four groups
+    except (OSError, ValueError): pass
+    else: raise URIError(f"the system resolver would read the host {host[:80]!r} as an IP number: write a host number as four decimal groups", _mask_password(url), None, 'hostnumber')
+    return _hostname(host, url), False
+
+def _resolve(host:str, port:int, numeric:bool, deadline:Deadline, fail:Callable[[str], NoReturn]) -> list[tuple[Any, ...]]:
+    "The addresses of `host`:`port` by `socket.getaddrinfo`, found before the deadline (a name is looked up in a thread that is given up then)"
+    doing = f"resolving the host name {host}"
+    def look() -> list[tuple[Any, ...]]:
+        return socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM, 0, socket.AI_NUMERICHOST if numeric else 0)
+    got: list[Any] = []
+    if numeric: got.append(_attempt(look))  # a plain dotted-decimal number: no lookup, nothing to wait for
+    else:
+        if deadline.budget() <= 0: fail(deadline.why(doing))
+        t = threading.Thread(target=lambda: got.append(_attempt(look)), name='uri1630-resolve', daemon=True)
+        t.start(); t.join(deadline.budget())
+        if not got: fail(deadline.why(doing) if deadline.passed() else f"timed out after {deadline.timeout:g}s {doing}")
+    if isinstance(got[0], BaseException): fail(f"cannot resolve {host}: {getattr(got[0], 'strerror', None) or got[0]}")
+    return cast(list[tuple[Any, ...]], got[0])
+
+def _attempt(fn:Callable[[], Any]) -> Any:
+    "`fn()`, or the `OSError` it raised (a thread's result)"
+    try: return fn()
+    except (OSError, UnicodeError) as e: return e
+
 class _Conn:
     "A TCP connection whose every connect, write and read ends by the `Deadline`, and whose reads are bounded by `max_bytes`"
     def __init__(self,
@@ -92,11 +123,22 @@ class _Conn:
         self.url, self.rule, self.max_bytes, self.trace, self.n, self.deadline = url, rule, max_bytes, trace, 0, deadline
         self.buf, self.pos = bytearray(), 0      # received, not yet consumed: buf[pos:]
         if not (isinstance(port, int) and 0 <= port <= 65535): raise URIError(f"port {str(port)[:20]} is not in 0-65535", _mask_password(url), None, 'port')
-        host = _hostname(host, url)
-        if deadline.budget() <= 0: self.fail(deadline.why(f"connecting to {host}:{port}"))
-        try: self.sock = socket.create_connection((host, port), timeout=deadline.budget())
-        except socket.timeout: self.fail(deadline.why(f"connecting to {host}:{port}"))
-        except OSError as e: self.fail(f"cannot connect to {host}:{port}: {e.strerror or e}")
+        name, numeric = _address(host, url)
+        addrs = _resolve(name, port, numeric, deadline, self.fail)
+        self.sock = self._connect(host, port, addrs)
+
+    def _connect(self, host:str, port:int, addrs:list[tuple[Any, ...]]) -> socket.socket:
+        "A socket connected to the first of `addrs` that answers; each address gets its share of what is left of the deadline"
+        doing, why = f"connecting to {host}:{port}", "no address"
+        for k, (family, kind, proto, _, sockaddr) in enumerate(addrs):
+            left = self.deadline.budget()
+            if left <= 0: break
+            s = socket.socket(family, kind, proto)
+            try: s.settimeout(left / (len(addrs) - k)); s.connect(sockaddr); return s
+            except socket.timeout: s.close(); why = "timed out"
+            except OSError as e: s.close(); why = str(e.strerror or e)
+        if why == "timed out" or self.deadline.passed(): self.fail(self.deadline.why(doing))
+        self.fail(f"cannot connect to {host}:{port}: {why}")
 
     def fail(self, message:str, status:Optional[int]=None, command:Optional[str]=None) -> NoReturn:
         "Raise the `RetrievalError` of this connection"
@@ -182,12 +224,16 @@ class _Conn:
 # %% ../nbs/32_retrieval.ipynb #c0aa0002
 def _number(c:_Conn, digits:bytes, base:int, what:str, command:str, status:Optional[int]=None) -> int:
     "A length the server sent: 1 to 19 digits (Python's 4,300-digit limit is never reached), else `RetrievalError`"
-    if not 0 < len(digits) <= 19: c.fail(f"the {what} {digits[:20]!r}{'…' if len(digits) > 20 else ''} has {len(digits)} digits: no length uri1630 reads has more than 19", status, command)
-    return int(digits, base)
+    n = _bounded(digits, 10**19 - 1 if base == 10 else 16**19 - 1, base)
+    if n is None: c.fail(f"the {what} {digits[:20]!r}{'…' if len(digits) > 20 else ''} has {len(digits)} digits: no length uri1630 reads has more than 19 significant digits", status, command)
+    return n
 
 # %% ../nbs/32_retrieval.ipynb #8c40bc59
 DEFAULT_MAX_BYTES = 64 * 2**20
 ANONYMOUS_EMAIL = "uri1630@localhost"
+
+class _Ready(Exception):
+    "Raised instead of a connection in a `check_only` run: every check the access algorithm makes before it connects has passed"
 
 class RetrievalOptions(NamedTuple):
     "The options of one `retrieve` call; `conn` opens a bounded connection, `fail` raises `RetrievalError`"
@@ -201,17 +247,26 @@ class RetrievalOptions(NamedTuple):
     trace: Optional[Callable[[str, str], object]] # called as trace(direction, line) for each line sent ('>') and received ('<')
     rfc: str = "1738"        # whose reading `parse_url` follows where RFC 1630 and RFC 1738 disagree
     proxy: Optional[tuple[str, int]] = None  # (host, port) of an HTTP gateway to send every non-file URL to, or None
-    deadline: Optional[Deadline] = None # when the whole retrieval must be done (connect, every write, every read)
+    deadline: Optional[Deadline] = None # when the whole retrieval must be done (name lookup, every address tried, every write, every read)
     allow_ask: bool = False  # whether a gopher+ ASK block (RFC 1738 §3.4.9: lines of form values) may be sent
+    check_only: bool = False # run every check up to the first connection, then raise `_Ready` instead of connecting (a URL for a gateway)
 
     def conn(self, host:str, port:int, rule:str) -> _Conn:
         assert self.deadline is not None    # `_options` always starts one
+        if self.check_only: raise _Ready(host, port)
         return _Conn(host, port, self.deadline, self.max_bytes, self.url, rule, self.trace)
     def fail(self, message:str, rule:str, status:Optional[int]=None, command:Optional[str]=None) -> NoReturn:
         raise RetrievalError(message, self.url, None, rule, status, command)
 
 # %% ../nbs/32_retrieval.ipynb #80ab8f84
 _all_ = ['NO_RETRIEVAL']   # scheme -> why `retrieve` does not fetch it: read from the scheme records (`uri1630.catalog`)
+
+# what no client can retrieve (a session, a mail to send, a message already received, a name with no defined resolution): a gateway cannot either,
+# and its record says so (`no_gateway=True`); the rest of NO_RETRIEVAL lacks only a client here, which is what a gateway is for
+def _gateway_refused(scheme:str) -> bool:
+    "Whether `scheme`'s record says that no gateway can fetch it either"
+    e = SCHEME_ENTRIES.get(scheme)
+    return e is not None and bool(e.no_gateway)
 
 def _no_retrieval(u:SchemeURL, o:RetrievalOptions) -> NoReturn:
     why = NO_RETRIEVAL.get(u.scheme, "has no access algorithm here: \"Any submission of a new URI scheme must include a definition of an algorithm for the retrieval of any object within that scheme\" (RFC 1630, \"Registration of naming schemes\")")
@@ -227,18 +282,47 @@ def _port_position(src:Source) -> int:
     at = t.rfind('@', i, j)
     return t.find(':', at + 1 if at >= 0 else i, j) + 1
 
-def _retrieve(url:str, o:RetrievalOptions) -> bytes:
-    "Parse `url` and run the access algorithm of its scheme's entry (`SCHEME_ENTRIES[scheme].retrieval`)"
+def _host_position(src:Source) -> int:
+    "Index of the host in `src`'s `//user:password@host:port` login"
+    t, i = src.text, src.start + 2
+    j = min([k for k in (t.find(c, i, src.end) for c in ('/?' if src.scheme == 'http' else '/')) if k >= 0], default=src.end)
+    return t.rfind('@', i, j) + 1 or i
+
+def _prepare(url:str, o:RetrievalOptions) -> SchemeURL:
+    "Parse `url` and make the checks every scheme gets before its algorithm runs (a redirect target gets them too)"
     u = parse_url(url, o.rfc)
     port = getattr(u, 'port', None)
     if port is not None and not 0 <= port <= 65535:     # RFC 793: a TCP port is 16 bits
         raise URIError(f"port {str(port)[:20]} is not a TCP port (0-65535)", _mask_password(url), _port_position(split_url(url, o.rfc)), 'port')
+    return u
+
+def _algorithm(u:SchemeURL) -> Callable[[Any, RetrievalOptions], bytes]:
+    "The access algorithm of `u`'s scheme (`SCHEME_ENTRIES[scheme].retrieval`), or the refusal of a scheme without one"
+    entry = SCHEME_ENTRIES.get(u.scheme)
+    return (entry and entry.retrieval) or _no_retrieval
+
+def _retrieve(url:str, o:RetrievalOptions) -> bytes:
+    "Parse `url` and run the access algorithm of its scheme's entry; through a gateway, after the same checks"
+    u = _prepare(url, o)
     if o.proxy and u.scheme != 'file':
+        _check_first(url, u, o)
         gateway: Optional[Callable[[SchemeURL, RetrievalOptions], bytes]] = _the_gateway()   # the record that declares one (http's)
         assert gateway is not None
         return gateway(u, o)
-    entry = SCHEME_ENTRIES.get(u.scheme)
-    return ((entry and entry.retrieval) or _no_retrieval)(u, o)
+    return _algorithm(u)(u, o)
+
+def _check_first(url:str, u:SchemeURL, o:RetrievalOptions) -> None:
+    "Before a URL goes to a gateway: every check its own algorithm makes before it connects, and no host number another resolver reads otherwise"
+    host = getattr(u, 'host', None) or ''
+    if host and all(ch in '0123456789.' for ch in host) and any(g[:1] == '0' and len(g) > 1 for g in host.split('.')):
+        raise URIError(f"the host number {host!r} has a group with a leading zero: uri1630 reads it in decimal (RFC 1738 §3.1), but the gateway "
+                       "resolves it, and many resolvers read such a group as octal; write it without leading zeros", _mask_password(url),
+                       _host_position(split_url(url, o.rfc)), 'hostnumber')
+    fn = _algorithm(u)
+    if fn is _no_retrieval and not _gateway_refused(u.scheme): return     # RFC 1630: "gateway locators for indirect access through new naming schemes"
+    if not getattr(fn, '__module__', '').startswith('uri1630.'): return   # a registered algorithm is its registrant's: it is not run to check
+    try: fn(u, o._replace(proxy=None, trace=None, check_only=True))
+    except _Ready: pass
 
 # %% ../nbs/32_retrieval.ipynb #c1c4e8e3
 FTP_TYPES = ('a', 'i', 'd')    # RFC 1738 §3.2.2: "<typecode> is one of the characters "a", "i", or "d""
@@ -266,8 +350,9 @@ def _gateway(proxy:object) -> Optional[tuple[str, int]]:
     "The `proxy` option, `'host:port'`, as `(host, port)`; `None` for none"
     if proxy is None: return None
     proxy = _need_str(proxy, 'proxy'); h, _, p = proxy.rpartition(':')
-    if not h or not (p.isascii() and p.isdigit() and len(p) <= 5 and int(p) <= 65535): raise ValueError(f"proxy must be 'host:port' with a port in 0-65535, not {proxy[:80]!r}")
-    return (h, int(p))
+    port = _bounded(p, 65535)
+    if not h or port is None: raise ValueError(f"proxy must be 'host:port' with a port in 0-65535, not {_masked(proxy[:80])!r}")
+    return (h, port)
 
 def _options(url:str, timeout:float=10.0, max_bytes:int=DEFAULT_MAX_BYTES, email:str=ANONYMOUS_EMAIL, redirects:int=0, password:Optional[str]=None,
              ftp_type:Optional[str]='i', trace:Optional[Callable[[str, str], object]]=None, rfc:str="1738", proxy:Optional[str]=None,
@@ -294,7 +379,7 @@ def retrieve(url:str,                        # an http, ftp, gopher or file URL
              trace:Optional[Callable[[str, str], object]]=None, # called as `trace(direction, line)` for each protocol line sent ('>') or received ('<')
              rfc:str="1738",                 # "1738" or "1630": whose reading of the URL to follow where the RFCs disagree
              proxy:Optional[str]=None,       # "host:port" of an HTTP gateway ("proxy") that gets every URL but file: ones
-             total_timeout:float=DEFAULT_TOTAL_TIMEOUT, # seconds for the whole retrieval: connect, every write, every read
+             total_timeout:float=DEFAULT_TOTAL_TIMEOUT, # seconds for the whole retrieval: name lookup, every address tried, every write, every read
              allow_ask:bool=False,           # gopher+: allow sending a URL's ASK block (form values, RFC 1738 §3.4.9) to its server
             ) -> bytes:
     "Dereference `url` by its scheme's access algorithm (RFC 1630, RFC 1738 §3) and return the object's octets"

@@ -9,7 +9,7 @@ __all__ = ['RISK_KINDS', 'Risk', 'risks']
 import re
 from functools import partial
 from typing import NamedTuple, Tuple, Callable, Optional, AbstractSet
-from .errors import URIError, _need_str
+from .errors import URIError, _need_str, _login_split, _bounded
 from .catalog import _View
 from .schemes import DEFAULT_PORTS, SCHEME_ENTRIES, SchemeURL, Source, split_url, parse_url
 
@@ -21,7 +21,7 @@ class Risk(NamedTuple):
     position: int  # 0-based index in the text passed: the port's first digit, the escape's '%', the password's first character
     detail: str    # what the hazard is and why RFC 1738 §6 warns of it
 
-_COMMON_KINDS = ("reserved-port", "port", "port-range", "encoded-control", "password")   # what every scheme is checked for
+_COMMON_KINDS = ("reserved-port", "port", "port-range", "host-number-zeros", "encoded-control", "password")   # what every scheme is checked for
 RISK_KINDS = _View(lambda E: {**dict.fromkeys(_COMMON_KINDS, None), **{k: n for n, e in sorted(E.items()) for k in e.risk_kinds}},
                    "every `Risk.kind`: the common ones (-> None), then each scheme record's own (-> its scheme)",
                    'uri1630.security.RISK_KINDS')
@@ -34,7 +34,7 @@ def _login(src:Source, stops:str='/') -> Optional[tuple[int, int, int]]:
     if not t.startswith('//', i, src.end): return None
     i += 2
     j = min([k for k in (t.find(c, i, src.end) for c in stops) if k >= 0], default=src.end)
-    return i, t.find('@', i, j), j
+    return i, _login_split(t, i, j)[0], j        # the '@' that ends the login where `parse_login` finds it (the last)
 
 # %% ../nbs/25_security.ipynb #3615bea2
 # RFC 1738 §6: "a port number other than the default for the protocol, especially when it is a number within the reserved space"
@@ -77,6 +77,22 @@ def _password_risks(src:Source, url:SchemeURL, login:Optional[tuple[int, int, in
     return (Risk('password', src.text.find(':', i, at) + 1, "the URL contains a password: anyone who sees the URL "
                  "(logs, history, referrers, printed pages) learns it"),)
 
+# %% ../nbs/25_security.ipynb #0c7e1a64
+# RFC 1738 §3.1: a host number is "a set of four decimal digit groups separated by '.'"
+def _host_risks(src:Source, url:SchemeURL, login:Optional[tuple[int, int, int]]) -> Tuple[Risk, ...]:
+    "A host number with a group written with a leading zero: decimal here, octal to many other readers"
+    host = getattr(url, 'host', None)
+    if not host or login is None or not all(ch in '0123456789.' for ch in host): return ()
+    i, at, _ = login
+    pos = at + 1 if at >= 0 else i
+    for g in host.split('.'):
+        if len(g) > 1 and g[0] == '0':
+            return (Risk('host-number-zeros', pos, f"the host number group {g[:10]!r} has a leading zero: RFC 1738 reads it in decimal "
+                         f"({_bounded(g.lstrip('0')[:3] or '0', 999)}), and so does retrieve, but the C library's inet_aton, many resolvers "
+                         "and browsers read it as octal: another program given this URL may connect to another host"),)
+        pos += len(g) + 1
+    return ()
+
 # %% ../nbs/25_security.ipynb #1bf6b5da
 def _common(src:Source,                         # what `split_url` read
             url:SchemeURL,                      # what `parse_url` made of it
@@ -85,7 +101,7 @@ def _common(src:Source,                         # what `split_url` read
            ) -> Tuple[Risk, ...]:
     "The checks every scheme gets: a non-default port, a password, and every encoded control bar the scheme's own"
     login = _login(src, stops)
-    return _port_risks(src, url, login) + _control_risks(src, syntax) + _password_risks(src, url, login)
+    return _host_risks(src, url, login) + _port_risks(src, url, login) + _control_risks(src, syntax) + _password_risks(src, url, login)
 
 def risks(url:str,         # a URL, optionally `url:`-prefixed or written `<URL:…>`
           rfc:str="1738",  # "1738" or "1630": whose reading `parse_url` follows

@@ -8,7 +8,7 @@ __all__ = ['URI', 'parse', 'is_absolute', 'segments']
 # %% ../nbs/03_uri_syntax.ipynb #aadfe9d1
 from string import ascii_letters
 from typing import Any, NamedTuple, Optional
-from .errors import _need_str
+from .errors import _need_str, URISyntaxError
 
 # %% ../nbs/03_uri_syntax.ipynb #1ab54897
 class URI(NamedTuple):
@@ -25,8 +25,8 @@ class URI(NamedTuple):
         return s if self.fragment is None else f"{s}#{self.fragment}"
 
     def replace(self, **parts:Any) -> 'URI':
-        "A copy with the given parts replaced (`None` removes a part, `''` makes it void)"
-        return self._replace(**parts)
+        "A copy with the given parts replaced (`None` removes a part, `''` makes it void); `URISyntaxError` for parts its text would not parse back to"
+        return _parses_back(self._replace(**parts))
 
     @property
     def is_absolute(self) -> bool:
@@ -37,6 +37,39 @@ class URI(NamedTuple):
         rows = '\n'.join(f"| {k} | {'*absent*' if v is None else '*void*' if v == '' else '`'+v+'`'} |"
                          for k, v in zip(self._fields, self))
         return f"`{self}`\n\n| part | value |\n|---|---|\n{rows}"
+
+# %% ../nbs/03_uri_syntax.ipynb #34599a12
+# RFC 1630: fragmentaddress  uri [ # fragmentid ];  uri  scheme : path [ ? search ]: a built URI must split back into its parts
+def _parses_back(u:URI) -> URI:
+    "`u`, if `parse(str(u)) == u`; else `URISyntaxError` at the character of its text that would split it differently"
+    for name, v in zip(u._fields, u):
+        if v is not None and type(v) is not str: _need_str(v, name)
+    at = _misplaced(*u)
+    if at >= 0: raise URISyntaxError("these parts do not parse back: this character would end or start a part", str(u), at, 'fragmentaddress')
+    return u
+
+def _first(s:str, chars:str, offset:int) -> int:
+    "`offset` plus the index of the first character of `chars` in `s`; -1 if none"
+    return next((offset + k for k, ch in enumerate(s) if ch in chars), -1)
+
+def _misplaced(s:Optional[str], p:str, q:Optional[str], f:Optional[str]) -> int:
+    "Index in the text of parts `s`, `p`, `q`, `f` of the first character that would split it differently; -1 if none"
+    if s is not None:                    # a scheme: a letter first, then no delimiter
+        at = _first(s, ':/?#', 0)
+        if at >= 0 or s[:1] not in _LETTERS: return max(at, 0)
+    else:
+        c = p.find(':')                  # a partial form whose path reads as a scheme: `a:b`
+        if c > 0 and p[0] in _LETTERS and p.find('/', 0, c) < 0: return c
+    base = 0 if s is None else len(s) + 1
+    at = _first(p, '?#', base)
+    return at if at >= 0 or q is None else _first(q, '#', base + len(p) + 1)
+
+# the constructor and `_replace` (through `_make`) check too; `parse` builds with `tuple.__new__`, as its parts always parse back
+_plain_new, _plain_make = URI.__new__, URI._make
+def _checked_new(cls:type[URI], scheme:Optional[str], path:str, search:Optional[str], fragment:Optional[str]) -> URI:
+    return _parses_back(_plain_new(cls, scheme, path, search, fragment))
+setattr(URI, '__new__', _checked_new)
+setattr(URI, '_make', classmethod(lambda cls, iterable: _parses_back(_plain_make(iterable))))   # `URI._make`: a URI, the class being final
 
 # %% ../nbs/03_uri_syntax.ipynb #c7827b41
 _new = tuple.__new__

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # (owner: docs) Build the docs site (fails on any cell error, Sphinx warning or broken link), then check it in a
-# real headless browser with every request off 127.0.0.1 aborted and counted: every page loads without
-# console errors and without horizontal scroll at 390 and 1280 px; each live explorer answers a URL typed
-# into it; an edited code cell runs; the figures (time to first live result, update latency) are printed.
+# real headless browser with every request off 127.0.0.1 aborted and counted: the navigation (docs/nav.py) is
+# walked in order by clicking; every page loads without console or HTTP errors and without horizontal scroll at
+# 390 and 1280 px; each live explorer answers a URL typed into it; code cells typed into with real key presses
+# run; "Open as a notebook" is clicked on every page and opens that page's notebook in JupyterLite, where Run All
+# runs the explorer notebooks and the Introduction without an error; the figures (time to first live result,
+# update latency, JupyterLite kernel and explorer times) are printed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 t0=$SECONDS
 .venv/bin/python docs/build.py
+# the text the pages display: RFC 1630 all quoted, in order, word for word, citations right; RFC 1738 coverage reported
+.venv/bin/python docs/textcheck.py --json _site/textcheck.json
 t1=$SECONDS
 .venv/bin/python docs/browser_check.py --screenshots _site/screenshots --json _site/live-figures.json
 echo "== docs site built in $((t1 - t0))s, browser checks in $((SECONDS - t1))s, $(du -sm _site | cut -f1) MB"

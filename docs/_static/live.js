@@ -67,9 +67,16 @@
       el.addEventListener("change", update);
     }
     const pick = root.querySelector("select.u1630-pick");
-    if (pick) pick.addEventListener("change", () => {
-      if (pick.value) { controls[spec.pick_target].value = pick.value; update(); }
-    });
+    if (pick) {
+      pick.addEventListener("change", () => {
+        if (pick.value) { controls[spec.pick_target].value = pick.value; update(); }
+      });
+      // typed text that is no example shows "(type your own)", so picking an example again applies it
+      controls[spec.pick_target].addEventListener("input", () => {
+        const v = controls[spec.pick_target].value;
+        pick.value = [...pick.options].some(o => o.value === v) ? v : "";
+      });
+    }
     for (const b of root.querySelectorAll("button.u1630-preset")) b.addEventListener("click", () => {
       const sets = JSON.parse(b.dataset.sets);
       for (const k in sets) controls[k].value = sets[k];
@@ -142,12 +149,18 @@
         b.disabled = true; b.textContent = "Running…";
         try { await run(cell, cells); } finally { b.disabled = false; b.textContent = "Run"; }
       });
-      pre.addEventListener("keydown", e => { if (e.key === "Enter" && e.shiftKey) { e.preventDefault(); b.click(); } });
+      pre.addEventListener("keydown", e => {
+        // every key typed in a cell is the cell's: the theme's shortcuts ("/" focuses the search box, arrows
+        // turn pages) listen on the document and skip inputs and text areas, not an editable <pre>
+        e.stopPropagation();
+        if (e.key === "Enter" && e.shiftKey) { e.preventDefault(); b.click(); }
+      });
       bar.appendChild(b);
       cell.querySelector(".cell_input").after(bar);
     }
     for (const cell of page.querySelectorAll("div.cell[class*='tag_u1630-static']")) {
       const why = [...cell.classList].find(c => c.startsWith("tag_u1630-static-"));
+      if (why === "tag_u1630-static-widgets") continue;   // the page's banner says where the ipywidgets explorers run
       const note = document.createElement("p");
       note.className = "u1630-static-note";
       note.textContent = STATIC_WHY[why ? why.slice("tag_u1630-static-".length) : ""] || STATIC_WHY[""];
@@ -159,7 +172,6 @@
     "subprocess": "Static here: this cell starts a process (the command line), which a page cannot do.",
     "dask": "Static here: this cell needs dask, which this page does not load.",
     "timing": "Static here: timings measured by the build; a browser's would not be comparable.",
-    "widgets": "The live explorer is below; the ipywidgets version runs under “Open as a notebook”.",
     "files": "Static here: this cell reads the repository's files, which the page does not carry.",
     "": "Static here.",
   };

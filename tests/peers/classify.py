@@ -13,7 +13,7 @@ import json, re
 from pathlib import Path
 from typing import Callable, NamedTuple, Optional
 
-from uri1630 import resolve, parse, parse_url, validate, equivalent, compare, URIError, SCHEMES
+from uri1630 import resolve, parse, parse_url, validate, equivalent, compare, canonical, URIError, SCHEMES
 
 HERE = Path(__file__).resolve().parent
 PEERS = ("cpython", "rfc3986", "uritools", "hyperlink", "w3lib")
@@ -54,6 +54,8 @@ def run(case: dict):
         if op == "remove_dots":
             p = a[0]
             return resolve("http://h/", p)
+        if op == "canonical": return canonical(a[0])
+        if op == "scheme": return parse(a[0]).scheme
     except URIError:
         return "URIError"
     raise ValueError(op)
@@ -92,7 +94,18 @@ LAST_PART = ('The last part of the path of the context URI (anything following t
 DOTS = 'Within the result, all occurrences of "xxx/../" or "/." are recursively removed, where xxx, ".." and "." are complete path elements.'
 P10 = 'RFC 1630, "Partial (relative) form", p. 10'
 
+SLASHES = ('If the partial URI starts with a non-zero number of consecutive slashes, then everything from the context URI '
+           'up to (but not including) the first occurrence of exactly the same number of consecutive slashes which has no '
+           'greater number of consecutive slashes anywhere to the right of it is taken to be the same and so prepended to '
+           'the partial URL to form the full URL.')
+_VOID_SITE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:///[^?#]*//")
+
 KINDS = {
+    "void-site-slashes": Kind(SLASHES + ' (RFC 1630 counts runs of slashes in the whole context, and has no authority: in '
+                              'http:///a//b/c, whose site is void, "/g" goes back to the last single slash (http:///a//b/g), '
+                              '"//g" to the first run of exactly two (http:///a//g), and "b", the element after that run, is where '
+                              '".." stops; RFC 3986 cuts at the empty authority: http:///g, http://g, http:///)', P10,
+                              lambda c, o: c["op"] == "join" and _VOID_SITE.match(c["args"][0]) is not None),
     "search-alone": Kind(LAST_PART + ' (the partial "?y" takes the place of the last part: uri1630 keeps '
                          'RFC 1630\'s answer http://a/b/c/?y; RFC 1808 and later keep the path)', P10,
                          lambda c, o: c["op"] == "join" and _ref(c).startswith("?")),
@@ -138,6 +151,23 @@ KINDS = {
                         'not define, such as https, is checked against RFC 1630\'s generic BNF only, which has no host or port)',
                         'RFC 1630, "URI syntax", p. 6', lambda c, o: c["op"] == "valid" and o is True and c["expected"] is False
                         and (_scheme(c["args"][0]) or "") not in SCHEMES),
+    # the host, the port and the scheme name as written
+    "localhost-kept": Kind('As a special case, <host> can be the string "localhost" or the empty string; this is interpreted '
+                           'as `the machine from which the URL is being interpreted\'. (Both name the same machine, and '
+                           'equivalent compares them as one; resolve and canonical keep the host as written: '
+                           'file://localhost/etc/motd stays so, where WHATWG parsers write file:///etc/motd)', 'RFC 1738, "3.10 FILES", p. 15',
+                           lambda c, o: c["op"] in ("join", "canonical") and isinstance(o, str) and "localhost" in o.lower()
+                           and "localhost" not in str(expected(c)).lower()),
+    "port-as-written": Kind('Another port number may optionally be supplied, in decimal, separated from the host by a colon. '
+                            '(canonical is an encoding level, not a site rule: it keeps the port as written, leading zeros '
+                            'and the default port included, so http://h:080/ stays so; equivalent compares ports as numbers '
+                            'and knows the defaults; WHATWG parsers rewrite the port, and drop a default one)',
+                            'RFC 1738, "3.1. Common Internet Scheme Syntax", p. 6',
+                            lambda c, o: c["op"] == "canonical" and isinstance(o, str) and _port(o) != _port(str(expected(c)))),
+    "scheme-length": Kind('Scheme names consist of a sequence of characters. (RFC 1738 sets no length limit, and uri1630 '
+                          'none: curl reads at most 40 characters as a scheme name, and a longer one is no scheme for it)',
+                          'RFC 1738, "2.1. The main parts of URLs", p. 2',
+                          lambda c, o: c["op"] == "scheme" and isinstance(o, str) and len(o) > 40 and expected(c) is None),
     # equivalence
     "search-rewritten": Kind('The query string represents some operation applied to the object, but this specification gives no '
                              'common syntax or semantics for it. (uri1630 compares searches as written, up to encoding: it does '
@@ -165,11 +195,17 @@ KINDS = {
 }
 
 
+def _port(u):
+    "The port of `u` as written (`None` if none is written)"
+    m = re.match(r"[^:/?#]+://[^/?#]*?:(\d*)(?:[/?#]|$)", u)
+    return m.group(1) if m else None
+
+
 def _differ_only_in(case, part):
     "`True` if `compare` finds the two URIs of an equivalence case differ in `part` and nowhere else"
     r = compare(*case["args"][:2])
     return bool(r.reasons) and {x.part for x in r.reasons if x.kind not in ("case", "encoding", "void-fragment",
-                                 "host-case", "default-port", "void-path")} == {part}
+                                 "host-case", "default-port", "void-path", "localhost")} == {part}
 
 NOT_COMPARABLE = {
     "option": ("a peer option with no RFC 1630 counterpart (w3lib's keep_fragments, keep_blank_values, query_separator)",
@@ -190,6 +226,61 @@ def classify(case: dict) -> tuple:
     for name, k in KINDS.items():
         if k.test(case, ours): return "differs", name, ours
     return "unexplained", None, ours
+
+
+# ---- live peers: cases generated here, answered by running the peer now (nothing typed by hand) ----
+LIVE = ("urllib", "ada-url", "curl")
+VOID_SITE_CONTEXTS = ("http:///a//b/c", "file:///a//b/c")
+LOCALHOST_URLS = ("file://localhost/etc/motd", "file://localhost/a/b/c")
+PORT_URLS = ("http://h:080/a", "http://h:80/a", "ftp://h:21/a", "gopher://h:0070/1", "http://h:8080/a")
+
+
+def _curl_scheme(url, curl):
+    "The scheme name curl reads in `url` (from its refusal of an unknown protocol), or `None` if it reads none"
+    import subprocess
+    r = subprocess.run([curl, "-q", "-sS", "--noproxy", "*", "--max-time", "5", url], capture_output=True, text=True, timeout=30)
+    m = re.search(r'Protocol "([^"]*)" not supported', r.stderr)
+    return m.group(1) if m else None
+
+
+def urljoin_now(context, partial):
+    "Python's urljoin, run now"
+    from urllib.parse import urljoin
+    return urljoin(context, partial)
+
+
+def load_live(peer: str) -> Optional[dict]:
+    "The cases of a live peer, each answered by running the peer now; `None` if the peer is not installed"
+    import platform, shutil, subprocess
+    if peer == "urllib":
+        cases = [dict(op="join", args=[c, p], expected=urljoin_now(c, p)) for c in VOID_SITE_CONTEXTS for p in ("/g", "//g", "../..")]
+        meta = dict(version=f"Python {platform.python_version()}, urllib.parse.urljoin", licence="PSF-2.0")
+    elif peer == "ada-url":
+        try:
+            import ada_url
+            from importlib.metadata import version
+        except ImportError: return None
+        cases = [dict(op="canonical", args=[u], expected=ada_url.URL(u).href) for u in LOCALHOST_URLS + PORT_URLS]
+        cases += [dict(op="join", args=[LOCALHOST_URLS[1], p], expected=ada_url.URL(p, LOCALHOST_URLS[1]).href) for p in ("d", "../d")]
+        meta = dict(version=f"ada-url {version('ada-url')} (WHATWG URL)", licence="Apache-2.0 or MIT")
+    elif peer == "curl":
+        curl = shutil.which("curl")
+        if curl is None: return None
+        cases = [dict(op="scheme", args=[f"{'x' * n}://h/"], expected=_curl_scheme(f"{'x' * n}://h/", curl)) for n in (8, 40, 41, 64)]
+        meta = dict(version=subprocess.run([curl, "--version"], capture_output=True, text=True).stdout.split("\n")[0].split(" (")[0],
+                    licence="curl")
+    else: raise ValueError(peer)
+    for i, c in enumerate(cases): c["id"] = f"{peer}-{i}"
+    return dict(meta, cases=cases)
+
+
+def live_results() -> dict:
+    "`{peer: [(case, verdict, kind, ours), ...]}` for every live peer that is installed"
+    out = {}
+    for p in LIVE:
+        d = load_live(p)
+        if d is not None: out[p] = [(c, *classify(c)) for c in d["cases"]]
+    return out
 
 
 def results() -> dict:

@@ -14,7 +14,7 @@ from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar, cast
-from ..errors import URIError, URISyntaxError, _need_str
+from ..errors import URIError, URISyntaxError, _need_str, _bounded, _login_split, _masked
 from ..grammar import ALPHA, DIGIT, HEX, RFC1738_SCHEME, RFC1738_USER_EXTRA, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, _many, ESCAPE_RE, RFC1738_UNRESERVED
 from ..encoding import unescape
 from ..syntax import URI, parse, _new
@@ -42,6 +42,10 @@ class Source(NamedTuple):
     fragment: Optional[str]  # the raw fragment id after `#`; `None` when absent
     url: str                 # the URL as written: scheme to end of fragment, without `url:` prefix or `<>`
     rfc: str                 # "1738" or "1630": whose reading to follow where the two RFCs disagree
+
+    def __repr__(self) -> str:   # RFC 1738 §6: a password in the text is shown as `***`
+        return (f"Source(text={_masked(self.text)!r}, scheme={self.scheme!r}, start={self.start!r}, end={self.end!r}, "
+                f"fragment={self.fragment!r}, url={_masked(self.url)!r}, rfc={self.rfc!r})")
 
     @property
     def part(self) -> str:
@@ -108,7 +112,7 @@ def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `
              ) -> Source:
     "Read the wrapper, prefix, scheme name and fragment id of `text`: the `Source` a scheme parser reads"
     if type(text) is not str: _need_str(text)
-    rfc = str(rfc)
+    if type(rfc) is not str: rfc = str.__str__(_need_str(rfc, 'rfc'))   # a str subclass is read as its str; anything else is a TypeError
     if rfc not in _SCHEME_CHARS: raise ValueError(f"rfc must be '1738' or '1630', not {rfc!r}")
     i, end = 0, len(text)
     if text.startswith('<'):
@@ -323,7 +327,7 @@ def _check_hostnumber(src:Source, i:int, labels:list[str]) -> None:
     if len(labels) != 4: src.fail(i, 'hostnumber', "a host number is four decimal digit groups separated by '.'")
     pos = i
     for lab in labels:                   # "its IP address": each group is an octet, read in decimal (never octal)
-        if len(lab.lstrip('0')) > 3 or int(lab) > 255: src.fail(pos, 'hostnumber', "a group of an IP address is 0 to 255")
+        if _bounded(lab, 255) is None: src.fail(pos, 'hostnumber', "a group of an IP address is 0 to 255")
         pos += len(lab) + 1
 
 # %% ../../nbs/09_specific_schemes.ipynb #b2eadf02
@@ -335,6 +339,9 @@ class Login(NamedTuple):
     host: str                # as written
     port: Optional[int]      # `None` when absent
     end: int                 # index (in `src.text`) just after the login: the `/` (or other stop) or `src.end`
+
+    def __repr__(self) -> str:   # RFC 1738 §6: a password is never shown
+        return f"Login(user={self.user!r}, password={None if self.password is None else '***'}, host={self.host!r}, port={self.port!r}, end={self.end!r})"
 
 # %% ../../nbs/09_specific_schemes.ipynb #01b94b6a
 # RFC 1738 §5: ip-schemepart = "//" login [ "/" urlpath ]
@@ -348,11 +355,11 @@ def parse_login(src:Source,          # what `split_url` read
     if not t.startswith('//', i, end): src.fail(i, 'ip-schemepart', f"a {src.scheme}: URL starts with '//' and a host")
     i += 2
     j = min([k for k in (t.find(c, i, end) for c in stops) if k >= 0], default=end)
-    at = t.rfind('@', i, j)                  # the last '@' ends the login: an earlier one is an unencoded '@' in the user
+    at, c = _login_split(t, i, j)            # the last '@' ends the login (an earlier one is an unencoded '@' in the user); the split error messages mask
     u = pw = None
     if at >= 0:
         if not user: src.fail(i, 'hostport', f"no user name or password is allowed in a {src.scheme}: URL")
-        c, ok = t.find(':', i, at), USER_CHARS if src.rfc == "1738" else ALPHANUM2
+        ok = USER_CHARS if src.rfc == "1738" else ALPHANUM2
         u = src.decode(i, at if c < 0 else c, ok, 'user')
         if c >= 0: pw = src.decode(c + 1, at, ok, 'password')
         i = at + 1
@@ -367,10 +374,9 @@ def _read_port(src:Source, i:int, j:int) -> int:
     if i == j: src.fail(i, 'port', "a port is one or more decimal digits; if the port is omitted, the colon is as well")
     for k in range(i, j):
         if src.text[k] not in DIGIT: src.fail(k, 'port', f"a port is decimal digits; found {describe_char(src.text[k])}")
-    digits = src.text[i:j].lstrip('0')       # int() of >4300 digits would be a ValueError: check the length first
-    if len(digits) > 5 or int(digits or '0') > 65535:   # the IP-based schemes of RFC 1738 all run over TCP: a 16-bit port
-        src.fail(i, 'port', "a TCP port is a number from 0 to 65535 (RFC 793: 16 bits)")
-    return int(digits or '0')
+    port = _bounded(src.text[i:j], 65535)    # the IP-based schemes of RFC 1738 all run over TCP: a 16-bit port
+    if port is None: src.fail(i, 'port', "a TCP port is a number from 0 to 65535 (RFC 793: 16 bits)")
+    return port
 
 # %% ../../nbs/09_specific_schemes.ipynb #3db31935
 # For the fast path: RFC 1738 §3.1 host = hostname | hostnumber, as one pattern (what `_check_host` accepts)

@@ -98,15 +98,43 @@ def _decode_level(text:str, start:int, end:int, encoding:str) -> str:
 
 def _local_levels(t:str, pos:int, raws:list[str], style:str, encoding:str) -> list[str]:
     "The decoded levels (`raws` as written, the first at index `pos` of `t`), each one file name of `style`"
-    segs = []
+    segs: list[str] = []
     for raw in raws:
         s = _decode_level(t, pos, pos + len(raw), encoding)
         if '\0' in s or any(c in s for c in _SEPS[style] + '\\'):
             raise URIError(f"the level {s[:40]!r} holds a separator or NUL: it cannot be one {style} file name", t, pos, 'file-path')
         if s in ('.', '..'):    # RFC 1630 "file": the levels name directories; '.' and '..' name none, and '..' would leave them
             raise URIError(f"the level {s!r} names no directory: a file: URL's levels cannot step out of the directories they name", t, pos, 'file-path')
+        bad = _windows_bad(s, len(segs), len(raws)) if style == "windows" else None
+        if bad is not None: raise URIError(bad[1], t, _where(t, pos, raw, s, bad[0], encoding), 'file-path')
         segs.append(s); pos += len(raw) + 1
     return segs
+
+# Windows names: "\\host\share", "\\?\", "\\.\" leave this machine; "C:x" is relative; "a:b" is a stream; CON, NUL … are devices
+_WINDOWS_DEVICES = frozenset({'CON', 'PRN', 'AUX', 'NUL', 'CONIN$', 'CONOUT$'} | {f"{d}{n}" for d in ('COM', 'LPT') for n in '0123456789¹²³'})
+_WINDOWS_DRIVE = re.compile('[A-Za-z][:|]')
+
+def _windows_bad(s:str, k:int, n:int) -> Optional[tuple[int, str]]:
+    "`(index in s, why)` if level `k` (of `n`) is no local Windows file name, else `None`"
+    if k == 0 and _WINDOWS_DRIVE.fullmatch(s): return None                     # the drive: C: or C| (RFC 1738's examples)
+    if k == 0 and s == '' and n > 1:
+        return 0, "an empty first level makes \\\\: a UNC or device path (\\\\host\\share, \\\\?\\, \\\\.\\) that leaves this machine"
+    for i, ch in enumerate(s):
+        if ch == ':': return i, "':' outside the drive names an alternate data stream (or, after a drive letter, a drive-relative path) on Windows"
+        if ch in '<>"|?*' or ord(ch) < 32: return i, f"{ch!r} cannot be in a Windows file name"
+    end = len(s.rstrip(' .'))
+    if s and end < len(s): return end, "Windows strips a name's trailing dots and spaces: the file opened would have another name"
+    if s.split('.')[0].rstrip(' ').upper() in _WINDOWS_DEVICES:
+        return 0, f"{s[:20]!r} is a Windows device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with any extension): not a file"
+    return None
+
+def _where(t:str, pos:int, raw:str, s:str, i:int, encoding:str) -> int:
+    "Index in `t` of character `i` of the decoded level `s` (written as `raw` at `pos`): escapes count as written"
+    try: octet = len(s[:i].encode(encoding))
+    except (UnicodeError, LookupError): return pos
+    k = 0
+    while octet > 0 and k < len(raw): k += 3 if raw[k] == '%' else 1; octet -= 1
+    return pos + k
 
 def _join_levels(segs:list[str], style:str) -> str:
     "The file name of the levels `segs` in the conventions of `style`"
@@ -143,7 +171,10 @@ def _read_regular(path:str, o:'RetrievalOptions') -> bytes:
         if stat.S_ISDIR(mode): o.fail(f"{path} is a directory, not a regular file", 'file')
         if not stat.S_ISREG(mode): o.fail(f"{path} is not a regular file (a FIFO, socket or device): file: URLs read only regular files", 'file')
         if hasattr(os, 'set_blocking'): os.set_blocking(fd, True)
-        with open(fd, 'rb', closefd=False) as f: return f.read(o.max_bytes + 1)
+        data = bytearray()        # grows with what the file holds: never an allocation of max_bytes up front
+        with open(fd, 'rb', buffering=0, closefd=False) as f:
+            while len(data) <= o.max_bytes and (b := f.read(min(1 << 16, o.max_bytes + 1 - len(data)))): data += b
+        return bytes(data)
     except OSError as e: o.fail(f"cannot read {path}: {e.strerror or e}", 'file')
     finally: os.close(fd)
 

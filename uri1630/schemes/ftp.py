@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError
+from ..errors import URIError, URISyntaxError, _bounded
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
 from . import IPURL, Source, parse_login, parse_url
 from ..catalog import SchemeEntry, LoginRule, declare
@@ -119,14 +119,15 @@ def _ftp_reply(c:'_Conn', command:str) -> tuple[int, str]:
     line = c.readline(what)
     if not line.endswith(b'\n'): c.fail(f"the FTP server closed the connection before {what}", command=command)
     m = _REPLY_RE.match(line)
-    if not m: c.fail(f"malformed FTP reply {line[:80]!r} to {command}", command=command)
+    code = _bounded(m[1], 999) if m else None     # `\d{3}`: three digits
+    if m is None or code is None: c.fail(f"malformed FTP reply {line[:80]!r} to {command}", command=command)
     text = bytearray(line[4:].strip())                 # at most 4 KiB of it kept: it only goes into messages
     while m[2] == b'-':
         more = c.readline(what)
         if not more.endswith(b'\n'): c.fail(f"the FTP server closed the connection in {what}", command=command)
         if more[:4] == m[1] + b' ': break
         if len(text) < 4096: text += b' ' + more.strip()[:4096]
-    return int(m[1]), text[:4096].decode('latin-1')
+    return code, text[:4096].decode('latin-1')
 
 # %% ../../nbs/11_ftp.ipynb #3bea17bc
 _PASV_RE = re.compile(r'(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})')
@@ -139,9 +140,10 @@ def _ftp_data_port(c:'_Conn') -> int:
     code, text = _ftp_reply(c, cmd)
     m = (_EPSV_RE if cmd == 'EPSV' else _PASV_RE).search(text)
     if code // 100 != 2 or not m: c.fail(f"FTP server refused {cmd!r}: {code} {text}", code, cmd)
-    if cmd == 'PASV' and not (int(m[5]) < 256 and int(m[6]) < 256):   # RFC 959: h1,h2,h3,h4,p1,p2 are octets (0-255)
+    hi, lo = (None, None) if cmd == 'EPSV' else (_bounded(m[5], 255), _bounded(m[6], 255))
+    if cmd == 'PASV' and (hi is None or lo is None):   # RFC 959: h1,h2,h3,h4,p1,p2 are octets (0-255)
         c.fail(f"the FTP server's PASV reply names port octets {m[5]},{m[6]}: each must be 0-255, the port 1-65535", code, cmd)
-    port = int(m[2]) if cmd == 'EPSV' else int(m[5]) * 256 + int(m[6])
+    port = (_bounded(m[2], 65535) or 0) if cmd == 'EPSV' else (hi or 0) * 256 + (lo or 0)
     if not 0 < port < 65536: c.fail(f"the FTP server named data port {port} in its {cmd} reply: a data port is 1-65535", code, cmd)
     return port
 
@@ -161,6 +163,15 @@ def _ftp_transfer(c:'_Conn', command:str, o:'RetrievalOptions') -> bytes:
     return data
 
 # %% ../../nbs/11_ftp.ipynb #faa08f07
+def _check_commands(commands:Sequence[str]) -> None:
+    "RFC 959: a command line is octets ending in CR LF; nothing in it may end it early (else a `URIError`, a password never shown)"
+    for cmd in commands:
+        _need_str(cmd, 'command')
+        bad = next((i for i, ch in enumerate(cmd) if ch in '\r\n\0' or ord(ch) > 255), None)
+        if bad is not None:
+            show = 'PASS ***' if cmd[:5].upper() == 'PASS ' else cmd[:80]
+            raise URIError(f"an FTP command holds CR, LF, NUL or a character that is no octet, at its character {bad}: {show!r}", None, None, 'ftp')
+
 def ftp_session(host:str,          # the FTP server's host
                 port:int,          # its port (21 by default)
                 commands:Sequence[str], # the command lines to send, in order (`USER …`, `PASS …`, `CWD …`, `TYPE …`, `RETR …`)
@@ -170,12 +181,8 @@ def ftp_session(host:str,          # the FTP server's host
     "Log in and run `commands` on one control connection; return the data of the transfer command"
     from uri1630.retrieve import RetrievalError, _options   # the transport, imported on the first retrieval
     o = o or _options(f"ftp://{host}:{port}/", **kw)
-    for cmd in commands:     # RFC 959: a command line is octets ending in CR LF; nothing in it may end it early
-        _need_str(cmd, 'command')
-        bad = next((i for i, ch in enumerate(cmd) if ch in '\r\n\0' or ord(ch) > 255), None)
-        if bad is not None:
-            show = 'PASS ***' if cmd[:5].upper() == 'PASS ' else cmd[:80]
-            raise URIError(f"an FTP command holds CR, LF, NUL or a character that is no octet, at its character {bad}: {show!r}", None, None, 'ftp')
+    if o.proxy: raise ValueError("ftp_session talks to the server itself: for a gateway, use retrieve(url, proxy=...)")
+    _check_commands(commands)
     secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == 'PASS ' and len(cmd) > 5]
     try: return _ftp_dialogue(host, port, commands, o)
     except RetrievalError as e:           # RFC 1738 §6: a server that echoes the password does not get it into a message

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
-from ..errors import URISyntaxError
+from ..errors import URISyntaxError, _bounded
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from . import IPURL, GenericURL, Source, parse_login, parse_url
 from ..catalog import SchemeEntry, LoginRule, declare
@@ -48,9 +48,9 @@ def _parse_nntp(src:Source) -> NntpURL:
     for k in range(s + 1, end):
         if t[k] not in DIGIT: src.fail(k, 'digits', "the article number is decimal digits")
     if s + 1 == end: src.fail(end, 'digits', "the article number is one or more decimal digits")
-    digits = t[s + 1:end].lstrip('0')         # int() of more than 4300 digits would be a ValueError
-    if len(digits) > 20: src.fail(s + 1, 'digits', "an article number of more than 20 significant digits is no article number")
-    return NntpURL(src.url, src.scheme, None, None, host, port, group, int(digits or '0'), src.fragment)
+    article = _bounded(t[s + 1:end], 10**20 - 1)
+    if article is None: src.fail(s + 1, 'digits', "an article number of more than 20 significant digits is no article number")
+    return NntpURL(src.url, src.scheme, None, None, host, port, group, article, src.fragment)
 
 # %% ../../nbs/20_further_study.ipynb #a52d43ad
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError
+from ..errors import URIError, URISyntaxError, _bounded, _masked
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_SAFE, RFC1738_EXTRA, RFC1738_RESERVED
 from . import IPURL, Source, parse_login, parse_url, URL_CHARS
 from ..catalog import SchemeEntry, LoginRule, declare
@@ -66,7 +66,7 @@ def _parse_gopher(src:Source) -> GopherURL:
         return GopherURL(src.url, src.scheme, None, None, lg.host, lg.port, gtype, selector, search, gopher_plus, src.fragment)
     if k >= end: return mk('1', '', None, None)                     # empty gopher-path: type "1", the top level
     n = 3 if t[k] == '%' else 1
-    gtype = src.decode(k, min(k + n, end), ok.replace('/', ''), 'gtype')
+    gtype = src.decode(k, min(k + n, end), ok, 'gtype')                # gtype = xchar: "/" too (no character is reserved)
     k += n
     cuts: list[int] = []
     while len(cuts) < 2:
@@ -179,12 +179,29 @@ class MenuItem(NamedTuple):
 
     @property
     def url(self) -> Optional[str]:
-        "The item as a gopher URL (`None` for information and error lines, which name no object)"
-        if self.gtype in 'i3' or not self.host: return None
-        port = '' if self.port == 70 else f":{self.port}"
-        return f"gopher://{self.host}{port}/{self.gtype}{escape(self.selector, safe=_GOPHER_SAFE)}"
+        "The item as a gopher URL naming exactly its host, port, type and selector (`None` for information and error lines, which name no object); `URIError` if no URL can"
+        if self.gtype in ('i', '3') or not self.host: return None
+        return _item_url(self)
 
 _GOPHER_SAFE = RFC1738_SAFE + RFC1738_EXTRA + RFC1738_RESERVED.replace('?', '')   # RFC 1738 safe, extra and reserved, less '?' and '#' (and '%', always encoded)
+
+# RFC 1436: a selector is octets other than TAB, CR and LF; RFC 1738 §3.4: the request is the selector and CR LF
+def _item_url(item:'MenuItem') -> str:
+    "The gopher URL of `item`, checked by parsing it back: the same host, port, type and selector, or `URIError`"
+    for what, s in (('type', item.gtype), ('selector', item.selector)):
+        bad = next((k for k, ch in enumerate(s) if ch in '\t\r\n\0' or ord(ch) > 255), None)
+        if bad is not None:
+            raise URIError(f"the item's {what} holds {s[bad]!r}: a gopher request cannot send it (RFC 1436: no TAB, CR, LF; RFC 1738: one octet per character)", s[:200], bad, 'gopher-menu')
+    if len(item.gtype) != 1: raise URIError(f"an item's type is one character, not {item.gtype[:20]!r}", item.gtype[:200], None, 'gopher-menu')
+    if isinstance(item.port, bool) or not (isinstance(item.port, int) and 0 <= item.port <= 65535):
+        raise URIError(f"the item's port {str(item.port)[:20]} is not a TCP port (0-65535)", None, None, 'gopher-menu')
+    port = '' if item.port == 70 else f":{item.port}"
+    url = f"gopher://{item.host}{port}/{escape(item.gtype, safe=_GOPHER_SAFE.replace('/', ''))}{escape(item.selector, safe=_GOPHER_SAFE)}"
+    try: u = parse_url(url)
+    except URIError as e: raise URIError(f"the item's host {item.host[:80]!r} is no host name or number: {e.message}", url[:400], e.position, 'host') from None
+    if not (isinstance(u, GopherURL) and (u.host, u.effective_port, u.gtype, u.selector, u.search) == (item.host, item.port, item.gtype, item.selector, None)):
+        raise URIError(f"the URL {url[:200]!r} would not name the item's host {item.host[:80]!r}", url[:400], len('gopher://'), 'host')
+    return url
 
 # %% ../../nbs/12_gopher.ipynb #43bac0e3
 def _menu_item(line:str, n:int, hosts:dict[str, str]) -> Optional[MenuItem]:
@@ -193,10 +210,12 @@ def _menu_item(line:str, n:int, hosts:dict[str, str]) -> Optional[MenuItem]:
     f = line[1:].split('\t')
     if line[0] in 'i3' and len(f) < 4: f += [''] * (3 - len(f)) + ['0']   # information lines are often short
     if len(f) < 4: raise URIError(f"malformed gopher menu line {n}: {line[:80]!r}", line[:200], None, 'gopher-menu')
-    if not (f[3].isascii() and f[3].isdigit() and len(f[3]) <= 5 and int(f[3]) <= 65535):
+    port = _bounded(f[3], 65535)
+    if port is None:
         raise URIError(f"malformed port in gopher menu line {n} (a port is 0-65535): {line[:80]!r}", line[:200], None, 'gopher-menu')
-    host = hosts.setdefault(f[2], f[2])            # one string per distinct host: menus repeat their hosts
-    return MenuItem(line[0], f[0], f[1], host, int(f[3]), f[4] if len(f) > 4 else '')
+    if len(hosts) >= 64: hosts.clear()            # a few hosts shared, not one string per distinct host kept: constant state per item
+    host = hosts.setdefault(f[2], f[2])            # one string per host: menus repeat their hosts
+    return MenuItem(line[0], f[0], f[1], host, port, f[4] if len(f) > 4 else '')
 
 def _menu_items(lines:Iterable[bytes], encoding:str) -> Iterator[MenuItem]:
     "The `MenuItem`s of an iterable of menu lines (bytes, LF kept), stopping at RFC 1436's `.` line"
@@ -247,6 +266,7 @@ def gopher_exchange(host:str,        # the gopher server's host
     "Send `request` to `host`:`port` and read the reply as item type `gtype` says"
     from uri1630.retrieve import _options     # the transport, imported on the first retrieval
     o = o or _options(f"gopher://{host}:{port}/", **kw)
+    if o.proxy: raise ValueError("gopher_exchange talks to the server itself: for a gateway, use retrieve(url, proxy=...)")
     if not request.endswith('\r\n') or (not plus and ('\n' in request[:-2] or '\r' in request[:-2])):
         o.fail(f"a gopher request is one line ending in CR LF (only a Gopher+ form spans lines): {request!r}", 'gopher')
     if gtype in _GOPHER_ELSEWHERE:
@@ -285,13 +305,19 @@ def iter_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
     from uri1630.retrieve import _options     # the transport, imported on the first retrieval
     u = parse_url(url, kw.get('rfc', '1738'))
     if u.scheme != 'gopher' or not isinstance(u, GopherURL) or u.gtype not in ('1', '7'):
-        raise URIError(f"a menu is a gopher URL of type 1 or 7, not {url[:200]!r}", url, None, 'gopher')
+        raise URIError(f"a menu is a gopher URL of type 1 or 7, not {_masked(url)[:200]!r}", url, None, 'gopher')   # masked before it is cut
     o = _options(url, **kw)
     return _menu_stream(u, o, _gopher_request(u, o))     # the arguments are checked now; the connection opens when iterated
 
 def _menu_stream(u:GopherURL, o:'RetrievalOptions', request:str) -> Iterator[MenuItem]:
     "The generator behind `iter_menu`: connect, send `request`, yield each item as its line arrives"
-    from uri1630.retrieve import RetrievalError   # the transport, imported on the first retrieval
+    from uri1630.retrieve import RetrievalError, _retrieve   # the transport, imported on the first retrieval
+    if o.proxy:                                 # through a gateway, as `retrieve` sends it (the same checks first): its reply, bounded by max_bytes
+        data = _retrieve(o.url, o)
+        try: yield from _menu_items((m.group() for m in re.finditer(rb'[^\n]*+\n|[^\n]++\Z', data)), 'latin-1')
+        except RetrievalError: raise
+        except URIError as e: o.fail(f"the gateway's menu is malformed: {e.message}", 'gopher', command=request.rstrip('\r\n'))
+        return
     port = u.effective_port
     assert port is not None                     # gopher has a default port (70)
     with o.conn(u.host, port, 'gopher') as c:

@@ -12,7 +12,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError
+from ..errors import URIError, URISyntaxError, _bounded
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_HSEGMENT_EXTRA
 from . import IPURL, SchemeURL, Source, parse_login, parse_url, _run, _Fields, _HOST_RE, _PORT_RE, _FRAGMENT_RE
 from ..catalog import SchemeEntry, LoginRule, declare
@@ -69,7 +69,7 @@ def _fast_http(text:str, scheme:str, start:int) -> Optional[_Fields]:
     m = _http_re().match(text, start)
     if m is None: return None
     host, port, path, search, fragment = m.groups()
-    return HttpURL, (text, scheme, None, None, host, None if port is None else int(port), path or '', search, fragment)
+    return HttpURL, (text, scheme, None, None, host, None if port is None else _bounded(port, 65535), path or '', search, fragment)
 
 # %% ../../nbs/10_http.ipynb #aba04179
 import re
@@ -106,26 +106,32 @@ def http_request(target:str,         # the request target: `request_target()` of
 # %% ../../nbs/10_http.ipynb #53190cb4
 _STATUS_RE = re.compile(rb'HTTP/(\d)\.(\d) (\d{3})(?: ([^\r\n]*))?\r?\n\Z')
 
-def _http_head(c:'_Conn', command:str) -> tuple[int, str, dict[str, str]]:
-    "Read the status line and headers: `(status, reason, {lower-cased name: value})`"
+def _status_line(c:'_Conn', command:str) -> tuple[int, bytes]:
+    "Read the status line: `(status, reason as sent)`"
     line = c.readline('the HTTP status line')
     if not line: c.fail("the HTTP server closed the connection without a reply", command=command)
     m = _STATUS_RE.match(line)
-    if not m: c.fail(f"malformed HTTP status line {line[:80]!r}", command=command)
+    status = _bounded(m[3], 999) if m else None    # `\d{3}`: three digits
+    if m is None or status is None: c.fail(f"malformed HTTP status line {line[:80]!r}", command=command)
+    return status, m[4] or b''
+
+def _http_head(c:'_Conn', command:str) -> tuple[int, str, dict[str, str]]:
+    "Read the status line and headers: `(status, reason, {lower-cased name: value})`"
+    status, reason = _status_line(c, command)
     headers: dict[str, str] = {}
     while True:
         h = c.readline('the HTTP headers')
         if h in (b'\r\n', b'\n'): break
         name, sep, raw = h.partition(b':')
         if not h.endswith(b'\n') or not sep or not name or name != name.strip() or len(headers) > 200:
-            c.fail(f"malformed HTTP header line {h[:80]!r}", int(m[3]), command)
+            c.fail(f"malformed HTTP header line {h[:80]!r}", status, command)
         key, value = name.decode('latin-1').lower(), raw.strip().decode('latin-1')
         if key == 'content-length':      # RFC 7230 §3.3.2: differing values (in one header or several) are an error
             values = {v.strip() for v in value.split(',')} | ({headers[key]} if key in headers else set())
-            if len(values) > 1: c.fail(f"differing Content-Length values {sorted(values)[:4]} (RFC 7230 §3.3.2: an unrecoverable error)", int(m[3]), command)
+            if len(values) > 1: c.fail(f"differing Content-Length values {sorted(values)[:4]} (RFC 7230 §3.3.2: an unrecoverable error)", status, command)
             value = values.pop()
         headers[key] = value
-    return int(m[3]), (m[4] or b'').decode('latin-1'), headers
+    return status, reason.decode('latin-1'), headers
 
 # %% ../../nbs/10_http.ipynb #0e5c3a7d
 _HEX_OCTETS = frozenset(HEX.encode('ascii'))   # RFC 2616 §3.6.1: chunk-size = 1*HEX
@@ -154,28 +160,42 @@ def _http_body(c:'_Conn', status:int, headers:dict[str, str], command:str) -> by
 
 # %% ../../nbs/10_http.ipynb #88881728
 def _retrieve_http(u:HttpURL, o:'RetrievalOptions') -> bytes:
-    "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply"
-    from uri1630.retrieve import RetrievalError, _retrieve   # the transport, imported on the first retrieval
-    target = u.request_target()
-    port = u.port if u.port is not None else u.default_port
-    assert port is not None                 # http has a default port (80)
-    command = f"GET {target}"
-    with o.conn(u.host, port, 'http') as c:
-        c.send(http_request(target, u.host, u.port))
-        status, reason, headers = _http_head(c, command)
-        body = _http_body(c, status, headers, command)
-    if 200 <= status < 300: return body
-    loc = headers.get('location')
-    if 300 <= status < 400 and loc and o.redirects > 0:
-        if loc.startswith('/'): loc = f"http://{u.host}{'' if u.port is None else f':{u.port}'}{loc}"
-        if not loc.lower().startswith('http:'):
-            o.fail(f"HTTP {status} {reason}: not following the redirect to {loc[:200]!r} (only http: URLs and absolute paths)", 'http', status, command)
-        try: return _retrieve(loc, o._replace(url=loc, redirects=o.redirects - 1))
+    "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply; redirects, if asked for, in a loop"
+    from uri1630.retrieve import RetrievalError, _prepare   # the transport, imported on the first retrieval
+    while True:                             # one turn per request: the server decides how many turns (up to `redirects`), never the stack's depth
+        target = u.request_target()
+        port = u.port if u.port is not None else u.default_port
+        assert port is not None             # http has a default port (80)
+        command, request = f"GET {target}", http_request(target, u.host, u.port)    # built (and checked) before connecting
+        with o.conn(u.host, port, 'http') as c:
+            c.send(request)
+            status, reason, headers = _http_head(c, command)
+            body = _http_body(c, status, headers, command)
+        if 200 <= status < 300: return body
+        loc = headers.get('location')
+        if not (300 <= status < 400 and loc and o.redirects > 0): break
+        try: nxt = _prepare(_redirect_target(u, loc), o)   # the checks any URL gets before its retrieval
         except RetrievalError: raise
-        except URIError as e:           # the server chose this URL: its faults are the server's
+        except URIError as e:               # the server chose this URL: its faults are the server's
             o.fail(f"HTTP {status} {reason}: the redirect target {loc[:80]!r} cannot be followed: {e.message}", 'http', status, command)
+        assert isinstance(nxt, HttpURL)     # `_redirect_target` gives http URLs only
+        u, o = nxt, o._replace(url=nxt.text, redirects=o.redirects - 1)
     more = f" to {loc[:200]}" if loc and 300 <= status < 400 else ''
     o.fail(f"HTTP {status} {reason}{more}", 'http', status, command)
+
+# RFC 1630 "Partial form": "//" and a host keep only the scheme of the context; "/" and a path keep its host and port too
+def _redirect_target(u:HttpURL,  # the URL whose reply redirects
+                     loc:str,    # the reply's `Location`, as sent
+                    ) -> str:
+    "The http URL a `Location` names: an absolute http URL as sent, `//host…` with u's scheme, `/path…` on u's host and port; else `URIError`"
+    if loc.startswith('//'): url = 'http:' + loc
+    elif loc.startswith('/'): url = f"http://{u.host}{'' if u.port is None else f':{u.port}'}{loc}"
+    elif loc[:5].lower() == 'http:': url = loc
+    else: raise URIError(f"not following the redirect to {loc[:200]!r} (only http: URLs, //host and absolute paths)", loc[:200], 0, 'http')
+    t = parse_url(url)                      # a URLError if it names no http object at all
+    if loc.startswith('/') and not loc.startswith('//') and (getattr(t, 'host', None), getattr(t, 'port', None)) != (u.host, u.port):   # belt and braces: a path keeps the host
+        raise URIError(f"the redirect {loc[:200]!r} would change the host", loc[:200], 0, 'http')
+    return url
 
 # %% ../../nbs/10_http.ipynb #0490d0fd
 def _retrieve_via_gateway(u:SchemeURL, o:'RetrievalOptions') -> bytes:
@@ -184,9 +204,9 @@ def _retrieve_via_gateway(u:SchemeURL, o:'RetrievalOptions') -> bytes:
     target = u.text if fragment is None else u.text[:len(u.text) - len(fragment) - 1]
     assert o.proxy is not None              # _retrieve sends a URL here only when a gateway is set
     host, port = o.proxy
-    command = f"GET {target}"
+    command, request = f"GET {target}", http_request(target, getattr(u, 'host', '') or host, getattr(u, 'port', None), gateway=True)
     with o.conn(host, port, 'http') as c:
-        c.send(http_request(target, getattr(u, 'host', '') or host, getattr(u, 'port', None), gateway=True))
+        c.send(request)
         status, reason, headers = _http_head(c, command)
         body = _http_body(c, status, headers, command)
     if 200 <= status < 300: return body

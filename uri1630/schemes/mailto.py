@@ -53,4 +53,5 @@ def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> Non
 # %% ../../nbs/13_mailto.ipynb #7d3b46da
 declare({"mailto": SchemeEntry(
     parser=_parse_mailto, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,
-    no_retrieval="is an RFC 822 mail address to send mail to, not a located object (RFC 1630, \"Mailto\")")})
+    no_retrieval="is an RFC 822 mail address to send mail to, not a located object (RFC 1630, \"Mailto\")",
+    no_gateway=True)})

@@ -59,6 +59,6 @@ def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
 # %% ../../nbs/19_message_id.ipynb #51cd7eb5
 declare({   # RFC 1738 §4 reserves both names; only RFC 1630's BNF gives them productions (one builder for both)
     "mid": SchemeEntry(parser=_parse_mid, rfc1630=_bnf_rfc1630,
-        no_retrieval="\"implies access to a body of mail already received\": it names a message, not a place to fetch it from (RFC 1630, \"Message-Id\")"),
+        no_retrieval="\"implies access to a body of mail already received\": it names a message, not a place to fetch it from (RFC 1630, \"Message-Id\")", no_gateway=True),
     "cid": SchemeEntry(parser=_parse_cid, rfc1630=_bnf_rfc1630,
-        no_retrieval="\"is only meaningful with the context the same MIME message\" (RFC 1630, \"Content-Id\")")})
+        no_retrieval="\"is only meaningful with the context the same MIME message\" (RFC 1630, \"Content-Id\")", no_gateway=True)})

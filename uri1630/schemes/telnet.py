@@ -50,7 +50,8 @@ def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> Non
 
 # %% ../../nbs/15_telnet.ipynb #79a341fe
 _SESSION = SchemeEntry(parser=_parse_telnet, login=_LOGIN, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,
-    no_retrieval="represents an interactive session: \"information within the service cannot be addressed individually or, in general, automatically retrieved\" (RFC 1630, \"Telnet, rlogin, tn3270\")")
+    no_retrieval="represents an interactive session: \"information within the service cannot be addressed individually or, in general, automatically retrieved\" (RFC 1630, \"Telnet, rlogin, tn3270\")",
+    no_gateway=True)
 # RFC 1738 §3.8: telnet's port is 23; neither RFC gives rlogin's or tn3270's: IANA's (rlogin 513, tn3270 over telnet 23)
 declare({"telnet": _SESSION._replace(default_port=23), "rlogin": _SESSION._replace(default_port=513),
          "tn3270": _SESSION._replace(default_port=23)})

@@ -50,4 +50,5 @@ def _parse_urn(src:Source) -> URN:
 
 # %% ../../nbs/16_urn.ipynb #7c6cd700
 declare({"urn": SchemeEntry(parser=_parse_urn,
-    no_retrieval="is \"reserved for use in encoding a Uniform Resource Name when that has been developed\" (RFC 1630, \"URN\")")})
+    no_retrieval="is \"reserved for use in encoding a Uniform Resource Name when that has been developed\" (RFC 1630, \"URN\")",
+    no_gateway=True)})

@@ -8,9 +8,9 @@ __all__ = ['WAIS_CHARS', 'WaisURL']
 # %% ../../nbs/17_wais.ipynb #866dd7a2
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple, cast
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError
+from ..errors import URIError, URISyntaxError, _bounded
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_HSEGMENT_EXTRA
 from ..encoding import unescape
 from ..reserved import decode_search
@@ -58,10 +58,12 @@ class WaisURL(IPURL):
         w, t = self.wpath, self.text
         end = len(t) - (0 if self.fragment is None else len(self.fragment) + 1)
         _wpath_1630(Source(t, self.scheme, end - len(w), end, self.fragment, t, "1630"), end - len(w), end)
-        return tuple((int(f[:f.index('=')]), unescape(f[f.index('=') + 1:])) for f in w.split(';')[:-1])
+        return tuple((cast(int, _bounded(f[:f.index('=')], _FIELD_MOST)), unescape(f[f.index('=') + 1:])) for f in w.split(';')[:-1])   # `_wpath_1630` bounded each
 
 # %% ../../nbs/17_wais.ipynb #697638ff
 # RFC 1630: wpath  digits = path ;  [ wpath ]
+_FIELD_MOST = 10**20 - 1     # the largest field number read (RFC 1630 sets none; a number is never read past 20 digits)
+
 def _wpath_1630(src:Source, i:int, end:int) -> None:
     "Check RFC 1630's `wpath  digits = path ; [ wpath ]` in `text[i:end]`"
     t, ok = src.text, WAIS_CHARS["1630"]["wpath"]
@@ -70,6 +72,7 @@ def _wpath_1630(src:Source, i:int, end:int) -> None:
         k = i
         while k < end and t[k] in DIGIT: k += 1
         if k == i or k == end or t[k] != '=': src.fail(k, 'wpath', "a wpath field starts with its field number (digits) and '='")
+        if _bounded(t[i:k], _FIELD_MOST) is None: src.fail(i, 'wpath', "a wpath field number of more than 20 significant digits is no field number")
         semi = t.find(';', k + 1, end)
         if semi < 0: src.fail(end, 'wpath', "a wpath field's contents are terminated by ';'")
         src.check(k + 1, semi, ok, 'wpath')

@@ -13,14 +13,16 @@ from ..render import resolution_html, rfc3986_join
 
 # %% ../../nbs/07a_resolution_explorer.ipynb #3c498641
 # RFC 1630 p. 11: the ten examples, as preset buttons
+_LABEL = {'description_width': 'initial'}   # every label whole
+
 RESOLUTION_PRESETS = tuple((f"{p} in …/e{'/' if c.endswith('/') else '/f'}", c, p) for c in PARTIAL_CONTEXTS for p, _ in PARTIAL_EXAMPLES)
 
 class ResolutionExplorer(W.VBox):
     "Explore RFC 1630's partial forms: context, partial and reading, with the steps, slash runs and RFC 3986's answer"
     def __init__(self, context:str=PARTIAL_CONTEXTS[0], partial:str="../g", reading:str="examples"):
-        self.context = W.Text(value=context, description='Context', layout=W.Layout(width='95%'))
-        self.partial = W.Text(value=partial, description='Partial', layout=W.Layout(width='95%'))
-        self.reading = W.ToggleButtons(options=['examples', 'literal'], value=reading, description='Reading')
+        self.context = W.Text(value=context, description='Context', style=_LABEL, layout=W.Layout(width='95%'))
+        self.partial = W.Text(value=partial, description='Partial', style=_LABEL, layout=W.Layout(width='95%'))
+        self.reading = W.ToggleButtons(options=['examples', 'literal'], value=reading, description='Reading', style=_LABEL)
         self.presets = [W.Button(description=label, tooltip=f"{p} in the context {c}", layout=W.Layout(width='auto'))
                         for label, c, p in RESOLUTION_PRESETS]
         for b, (_, c, p) in zip(self.presets, RESOLUTION_PRESETS): b.on_click(lambda _, c=c, p=p: self._pick(c, p))
