@@ -119,7 +119,11 @@ def contenders():
         C['resolve'].insert(0, ('uri1630.resolve', _partial.resolve, 2))
         if hasattr(_partial, 'relative'): C['relative'].append(('uri1630.relative', _partial.relative, 2))
     if _schemes and hasattr(_schemes, 'parse_url'): C['parse_url'].insert(0, ('uri1630.parse_url', _schemes.parse_url, 1))
+    for kind in REFERENCE_KINDS: C[f'resolve {kind}'] = C['resolve']   # the same contenders, on one kind of reference at a time
     return C
+
+# the kinds of reference `resolve` is measured on one at a time, each against every base of the web corpus (#21)
+REFERENCE_KINDS = ('g', '../g', '//h/x', 'g?y', '../../a/b')
 
 # op -> (uri1630 contender, reference contender, maximum ratio, what the goal says)
 GOALS = [('parse', 'uri1630.parse', 'uritools.urisplit', 0.8, '<= 0.8x uritools.urisplit'),
@@ -128,7 +132,9 @@ GOALS = [('parse', 'uri1630.parse', 'uritools.urisplit', 0.8, '<= 0.8x uritools.
          ('canonical', 'uri1630.canonical', 'naive urllib', 0.5, '<= 0.5x quote(unquote(urlsplit(u).path))'),
          ('resolve', 'uri1630.resolve', 'ada_url.join_url', 1.0, '<= 1.0x ada_url.join_url'),
          ('relative', 'uri1630.relative', ('resolve', 'uri1630.resolve'), 2.0, '<= 2x uri1630.resolve (on the pairs it inverts)'),
-         ('parse_url', 'uri1630.parse_url', 'urllib.urlsplit', 1.0, '<= 1.0x urlsplit uncached (http/file URLs)')]
+         ('parse_url', 'uri1630.parse_url', 'urllib.urlsplit', 1.0, '<= 1.0x urlsplit uncached (http/file URLs)')] + [
+         (f'resolve {k}', 'uri1630.resolve', 'ada_url.join_url', 1.0, f'<= 1.0x ada_url.join_url, every base + {k!r}')
+         for k in REFERENCE_KINDS]
 
 # %% timing
 _clock = time.process_time_ns   # CPU time of this process: the other jobs on the shared cores do not count
@@ -176,7 +182,9 @@ def datasets(quick, n=None):
     rel = [(b, _target(b, r)) for b, r in pairs]              # relative(base, target): target = resolved link
     m = n // 10
     long_, esc, deep = synthetic_urls(m, 2000, 4), synthetic_urls(m, 200, 5, escapes=0.5), deep_relative(m, 12)
-    return {'corpus': dict(parse=corpus, validate=corpus, canonical=corpus, resolve=pairs, relative=rel, parse_url=http_file),
+    web = [u for u in corpus if u.startswith(('http:', 'https:'))]     # the web corpus's bases
+    kinds = {f'resolve {k}': [(b, k) for b in web] for k in REFERENCE_KINDS}
+    return {'corpus': dict(parse=corpus, validate=corpus, canonical=corpus, resolve=pairs, relative=rel, parse_url=http_file, **kinds),
             'long URLs (2 kB)': dict(parse=long_, validate=long_, canonical=long_, parse_url=long_,
                                      resolve=[(u, '../x/y?z') for u in long_]),
             'many escapes': dict(parse=esc, validate=esc, canonical=esc, parse_url=esc),

@@ -18,7 +18,7 @@ from uri1630.errors import URIError
 
 SKIP_MODULES = {'cli', 'widgets', '__main__', '_modidx'}
 # functions that change global state (registries) are exercised by the thread tests, not with random text
-SKIP_FUNCS = {'register_grammar', 'register_scheme', 'unregister_scheme', 'register', 'nbdev_export',
+SKIP_FUNCS = {'register_grammar', 'register_scheme', 'declare', 'unregister_scheme', 'register', 'nbdev_export',
               # network and file I/O: never called with random text (they would contact hosts named by the fuzzer)
               'retrieve', 'retrieve_menu', 'iter_menu', 'ftp_session', 'gopher_exchange', 'serve', 'fetch', 'open_url'}
 # Functions of notebooks owned by others that break the contract on random text (reported; xfail in the tests):

@@ -21,7 +21,7 @@ SAMPLES = [
 # and, for every scheme registered (by any notebook, now or later), a few shapes of URL
 SAMPLES += [f"{name}:{rest}" for name in getattr(uri1630, 'SCHEMES', {})
             for rest in ("//h/p", "//u:p@h:1/p?q#f", "x@y", "a", "//h/1/sel", "//h/db?w")]
-SKIP = {'retrieve', 'retrieve_menu', 'iter_menu', 'http_request', 'ftp_session', 'gopher_exchange', 'register_scheme',
+SKIP = {'retrieve', 'retrieve_menu', 'iter_menu', 'http_request', 'ftp_session', 'gopher_exchange', 'register_scheme', 'declare',
         'register_grammar', 'local_cluster', 'from_lines', 'map_bag', 'main'}
 
 

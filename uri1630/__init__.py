@@ -18,14 +18,14 @@ del TYPE_CHECKING
 # module (relative to this package) -> the names of its `__all__`, in the order the star-imports used to run
 _EXPORTS = {
     'errors': 'URIError URISyntaxError URIEncodingError',
-    'grammar': 'ALPHA DIGIT SAFE EXTRA RESERVED HEX NATIONAL PUNCTUATION SAFE_URL ALPHANUM2 RFC1738_SAFE RFC1738_EXTRA RFC1738_NATIONAL RFC1738_PUNCTUATION RFC1738_RESERVED RFC1738_UNSAFE RFC1738_UNRESERVED CLASSES ESCAPE_RE XALPHA_RE XPALPHA_RE XALPHAS_RE IALPHA_RE SEARCH_RE GRAMMARS GENERIC GENERIC_AS_PRINTED GENERIC_FUTURE_ESCAPES GenericGrammar describe_char register_grammar validate is_valid',
+    'grammar': 'ALPHA DIGIT SAFE EXTRA RESERVED HEX NATIONAL PUNCTUATION SAFE_URL ALPHANUM2 RFC1738_SAFE RFC1738_EXTRA RFC1738_NATIONAL RFC1738_PUNCTUATION RFC1738_RESERVED RFC1738_UNSAFE RFC1738_UNRESERVED RFC1738_SCHEME RFC1738_HSEGMENT_EXTRA RFC1738_FSEGMENT_EXTRA RFC1738_USER_EXTRA CLASSES ESCAPE_RE XALPHA_RE XPALPHA_RE XALPHAS_RE IALPHA_RE SEARCH_RE GRAMMARS GENERIC GENERIC_AS_PRINTED GENERIC_FUTURE_ESCAPES GenericGrammar describe_char register_grammar validate is_valid',
     'syntax': 'URI parse is_absolute segments',
     'reserved': 'encode_search decode_search',
     'unsafe': 'Unsafe unsafe_kind find_unsafe',
     'encoding': 'ALNUM ESCAPE_SAFE LEVELS escape unescape reserved_set Level as_level to_level canonical Change char_class explain_level equivalent Reason Comparison compare',
     'partial': 'PARTIAL_SENTENCES SLASH_READINGS PARTIAL_EXAMPLES PARTIAL_CONTEXTS slash_runs ResolutionStep resolve resolve_steps relative',
     'fragment': 'split_fragment with_fragment',
-    'schemes': 'DEFAULT_PORTS URL_CHARS SCHEMES SCHEME_ENTRIES SchemeEntry USER_CHARS Source split_url SchemeURL GenericURL register_scheme parse_url url_record IPURL Login parse_login',
+    'schemes': 'DEFAULT_PORTS URL_CHARS SCHEMES SCHEME_ENTRIES SchemeEntry LoginRule declare USER_CHARS Source split_url SchemeURL GenericURL register_scheme parse_url url_record IPURL Login parse_login',
     'context': 'KNOWN_SCHEMES Found find_urls extract extract_stream',
     'registration': 'RESERVED_NAMES is_experimental scheme_status',
     'retrieve': 'DEFAULT_TOTAL_TIMEOUT DEFAULT_MAX_BYTES ANONYMOUS_EMAIL NO_RETRIEVAL FTP_TYPES RetrievalError Deadline RetrievalOptions retrieve register_retrieval',
@@ -41,7 +41,7 @@ _EXPORTS = {
     'schemes.telnet': 'TelnetURL',
     'schemes.urn': 'URN',
     'schemes.wais': 'WAIS_CHARS WaisURL',
-    'security': 'Risk risks',
+    'security': 'Risk RISK_KINDS risks',
     'url_grammar': 'RFC1630 RFC1630_AS_PRINTED RFC1738 RFC1738_AS_PRINTED DISAGREEMENTS URLGrammar check_production rfc1630_grammar rfc1738_grammar Disagreement',
 }
 _WHERE = {n: m for m, names in _EXPORTS.items() for n in names.split()}   # public name -> its module

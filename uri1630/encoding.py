@@ -12,8 +12,9 @@ from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
 from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded, _password_spans
 from functools import lru_cache
-from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, describe_char, _cls
+from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, ESCAPE_RE, _HEX2, describe_char, _cls
 from .syntax import URI, parse
+from .catalog import DEFAULT_PORTS   # scheme name -> default port, read from the scheme records (a layer below)
 
 # %% ../nbs/06_encoding.ipynb #2a5f9b5e
 ALNUM = ALPHA + DIGIT
@@ -39,7 +40,7 @@ def escape(text:str,                # the local name (any text) to encode
     return ''.join(c if c in keep else _encode_char(c, encoding, text, i) for i, c in enumerate(text))
 
 # %% ../nbs/06_encoding.ipynb #c2fa9e34
-_ESC_RE = re.compile('%([0-9A-Fa-f]{2})?')
+_ESC_RE = re.compile(f'%({_HEX2})?')
 
 def _bad_escape(text:str, pos:int) -> NoReturn:
     raise URISyntaxError("'%' must be followed by two hexadecimal digits; a percent sign intended as such is written %25 (Example 3)",
@@ -215,7 +216,7 @@ def _machine(level:Level, R:frozenset[str]) -> _Machine:
         out = d if d != '%' and d not in R and level.allows(d) else _PCT[b]
         for x in {hx[0], hx[0].upper()}:
             for y in {hx[1], hx[1].upper()}: escapes['%' + x + y] = out
-    return _Machine(re.compile(not_kept), re.compile(f"(%{_cls(HEX)}{{2}}|{not_kept})"), escapes, keep)
+    return _Machine(re.compile(not_kept), re.compile(f"({ESCAPE_RE}|{not_kept})"), escapes, keep)
 
 def _convert_fast(s:str, off:int, m:_Machine, level:Level, encoding:str, text:str) -> str:
     "`_convert` for a single-byte `encoding`: split `s` at the units that change, and look each up in the table"
@@ -330,9 +331,27 @@ def _comparable(uri:Union[str, URI], encoding:str, reserved:str, scheme_aware:bo
     return _site_form(s)[0] if scheme_aware else s
 
 def _default_port(scheme:str) -> Optional[int]:
-    "RFC 1738 §3.2-3.11: \"If :<port> is omitted, the port defaults to N\": the one table, `DEFAULT_PORTS` (uri1630.schemes, a layer above this one: imported on use)"
-    from uri1630.schemes import DEFAULT_PORTS
-    return DEFAULT_PORTS.get(scheme)
+    "RFC 1738 §3.2-3.11: \"If :<port> is omitted, the port defaults to N\": the table read from the scheme records"
+    port: Optional[int] = DEFAULT_PORTS.get(scheme)
+    return port
+
+def _site_host(scheme:str, host:str, changes:list[str]) -> str:
+    "The host in its site form (lower case, file's `localhost` void, a host number's groups without leading zeros), its changes added to `changes`"
+    if host != host.lower(): changes.append('host-case')
+    host = host.lower()
+    if scheme == 'file' and host == 'localhost': host = ''; changes.append('void-host')   # RFC 1630 "file": "A void host field is equivalent to "localhost""
+    groups = host.split('.')
+    if len(groups) == 4 and all(g.isascii() and g.isdigit() and len(g.lstrip('0')) <= 3 for g in groups) and any(len(g) > 1 and g[0] == '0' for g in groups):
+        host = '.'.join(g.lstrip('0') or '0' for g in groups); changes.append('host-number')   # RFC 1738 §3.1: "decimal digit groups"
+    return host
+
+def _site_port(scheme:str, port:Optional[str], changes:list[str]) -> str:
+    "`:port` in its site form (decimal without leading zeros; '' for none or the scheme's default port), its changes added to `changes`"
+    if port is None: return ''
+    digits = port.lstrip('0') or '0' if port.isdigit() and port.isascii() else port   # RFC 1738 §3.1: the port "in decimal"
+    if digits != port and digits.isdigit(): changes.append('port-zeros')
+    if digits.isdigit() and digits == str(_default_port(scheme)): changes.append('default-port'); return ''
+    return ':' + digits
 
 def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
     "`(text, changes)`: canonical `s` with RFC 1738's site rules applied (host in lower case, default port dropped, http's omitted '/', file's `localhost` void)"
@@ -344,18 +363,7 @@ def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
     p = s.rfind(':', at, e)
     host, port = (s[at:p], s[p+1:e]) if p >= 0 else (s[at:e], None)
     changes:list[str] = []
-    if host != host.lower(): changes.append('host-case')
-    host = host.lower()
-    if scheme == 'file' and host == 'localhost': host = ''; changes.append('void-host')   # RFC 1630 "file": "A void host field is equivalent to "localhost""
-    groups = host.split('.')
-    if len(groups) == 4 and all(g.isascii() and g.isdigit() and len(g.lstrip('0')) <= 3 for g in groups) and any(len(g) > 1 and g[0] == '0' for g in groups):
-        host = '.'.join(g.lstrip('0') or '0' for g in groups); changes.append('host-number')   # RFC 1738 §3.1: "decimal digit groups"
-    out = s[:at] + host
-    if port is not None:
-        digits = port.lstrip('0') or '0' if port.isdigit() and port.isascii() else port   # RFC 1738 §3.1: the port "in decimal"
-        if digits != port and digits.isdigit(): changes.append('port-zeros')
-        if digits.isdigit() and digits == str(_default_port(scheme)): changes.append('default-port')
-        else: out += ':' + digits
+    out = s[:at] + _site_host(scheme, host, changes) + _site_port(scheme, port, changes)
     rest = s[e:]
     if scheme == 'http' and rest[:1] in ('', '#'): rest = '/' + rest; changes.append('void-path')
     return out + rest, tuple(changes)
@@ -393,7 +401,7 @@ _WHY_RESERVED = {
 }
 
 # %% ../nbs/06_encoding.ipynb #270dc0e8
-_TOK = re.compile('%[0-9A-Fa-f]{2}|.', re.S)
+_TOK = re.compile(f'{ESCAPE_RE}|.', re.S)
 
 def _tokens(s:str) -> list[str]: return _TOK.findall(s)
 def _tokval(t:str) -> str: return chr(int(t[1:], 16)) if len(t) == 3 and t[0] == '%' else t

@@ -5,9 +5,10 @@
 # %% auto #0
 __all__ = ['ALPHA', 'DIGIT', 'SAFE', 'EXTRA', 'RESERVED', 'HEX', 'NATIONAL', 'PUNCTUATION', 'SAFE_URL', 'ALPHANUM2',
            'RFC1738_SAFE', 'RFC1738_EXTRA', 'RFC1738_NATIONAL', 'RFC1738_PUNCTUATION', 'RFC1738_RESERVED',
-           'RFC1738_UNSAFE', 'RFC1738_UNRESERVED', 'CLASSES', 'ESCAPE_RE', 'XALPHA_RE', 'XPALPHA_RE', 'XALPHAS_RE',
-           'IALPHA_RE', 'SEARCH_RE', 'GRAMMARS', 'GENERIC', 'GENERIC_AS_PRINTED', 'GENERIC_FUTURE_ESCAPES',
-           'GenericGrammar', 'describe_char', 'register_grammar', 'validate', 'is_valid']
+           'RFC1738_UNSAFE', 'RFC1738_UNRESERVED', 'RFC1738_SCHEME', 'RFC1738_HSEGMENT_EXTRA', 'RFC1738_FSEGMENT_EXTRA',
+           'RFC1738_USER_EXTRA', 'CLASSES', 'ESCAPE_RE', 'XALPHA_RE', 'XPALPHA_RE', 'XALPHAS_RE', 'IALPHA_RE',
+           'SEARCH_RE', 'GRAMMARS', 'GENERIC', 'GENERIC_AS_PRINTED', 'GENERIC_FUTURE_ESCAPES', 'GenericGrammar',
+           'describe_char', 'register_grammar', 'validate', 'is_valid']
 
 # %% ../nbs/23_bnf_generic.ipynb #8611c1bd
 import re, sys
@@ -40,6 +41,10 @@ RFC1738_PUNCTUATION = "<>#%\""           # punctuation "<" | ">" | "#" | "%" | <
 RFC1738_RESERVED = ";/?:@=&"             # reserved    ";" | "/" | "?" | ":" | "@" | "&" | "="
 RFC1738_UNSAFE = " <>\"#%{}|\\^~[]`"     # section 2.2 "Unsafe": space < > " # % { } | \ ^ ~ [ ] `
 RFC1738_UNRESERVED = ALPHA + DIGIT + RFC1738_SAFE + RFC1738_EXTRA  # unreserved = alpha | digit | safe | extra
+RFC1738_SCHEME = ALPHA + DIGIT + "+-."   # scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (any case: §2.1)
+RFC1738_HSEGMENT_EXTRA = ";:@&="         # hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise
+RFC1738_FSEGMENT_EXTRA = "?:@&="         # fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]; psegment likewise
+RFC1738_USER_EXTRA = ";?&="              # user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise
 
 # %% ../nbs/23_bnf_generic.ipynb #6f3f2ca6
 CLASSES = MappingProxyType({name: frozenset(chars) for name, chars in dict(
@@ -65,11 +70,13 @@ def _some(chars:str, esc:Optional[str]=None) -> str:
     "`(?:[chars]|esc)+`: one unit, then `_many`"
     return f"(?:{_cls(chars)}|{esc}){_many(chars, esc)}" if esc else f"{_cls(chars)}+"
 
+_HEX2 = f"{_cls(HEX)}{{2}}"   # hex hex: the two digits of an escape
+
 def _offender(allowed:frozenset[str], future:bool=False) -> re.Pattern[str]:
     "For the scanner: finds the first character outside `allowed` that does not start an escape, or a malformed `%`"
-    return re.compile(f"[^{_cls(allowed)[1:-1]}%]" + ("" if future else f"|%(?!{_cls(HEX)}{{2}})"))
+    return re.compile(f"[^{_cls(allowed)[1:-1]}%]" + ("" if future else f"|%(?!{_HEX2})"))
 
-ESCAPE_RE = f"%{_cls(HEX)}{{2}}"                                   # escape   % hex hex
+ESCAPE_RE = f"%{_HEX2}"                                   # escape   % hex hex
 XALPHA_RE = f"(?:{_cls(ALPHA+DIGIT+SAFE+EXTRA)}|{ESCAPE_RE})"      # xalpha   alpha | digit | safe | extra | escape
 XPALPHA_RE = f"(?:{_cls(ALPHA+DIGIT+SAFE+EXTRA+'+')}|{ESCAPE_RE})" # xpalpha  xalpha | +
 XALPHAS_RE = _some(ALPHA+DIGIT+SAFE+EXTRA, ESCAPE_RE)              # xalphas  xalpha [ xalphas ]

@@ -94,21 +94,22 @@ def _remove_dots(text:str, start:int, counts:Optional[list[int]]=None) -> str:
         else: out.append(e)
     return text[:b+1] + '/'.join(out) if out else text[:b]
 
-def _up(d:str, path:str, start:int) -> Optional[str]:
-    "`_remove_dots(d + path, start)` for a directory `d` and a `path` of leading `../` (no other dot elements), else `None`"
-    k = 0
+def _up(context:str, r:int, path:str, start:int) -> Optional[str]:
+    "`_remove_dots(context[:r+1] + path, start)` for the directory `context[:r+1]` and a `path` of leading `../` (no other dot elements), else `None`"
+    k, d = 1, r + 1                                  # the caller saw the first "../"; the directory is context[:d]
     while path.startswith('../', 3 * k): k += 1
     rest = path[3 * k:]
-    if rest[:1] == '.' or rest.find('/.') >= 0 or d.find('/.', start) >= 0: return None
-    b = d.find('/', start + 2) if d.startswith('//', start) else -1   # the root, never removed: up to the first single slash,
-    if b <= start + 2 or d[b+1:b+2] == '/':                          # the one after the site of `scheme://site/` (if not void)
-        m = _SINGLE.search(d, start)
+    if rest[:1] == '.' or rest.find('/.') >= 0 or context.find('/.', start, d) >= 0: return None
+    b = context.find('/', start + 2, d) if context.startswith('//', start, d) else -1   # the root, never removed: up to the first
+    if b <= start + 2 or context[b+1:b+2] == '/':    # single slash, the one after the site of `scheme://site/` (if not void)
+        m = _SINGLE.search(context, start, d)
         if m is None: return None
         b = m.start()
-    e = len(d) - 1
+    e = r
     while k and e > b:                               # each ".." removes the element before it
-        e = d.rfind('/', b, e); k -= 1
-    return d[:e+1] + '../' * k + rest                # ".." above the root is kept
+        e = context.rfind('/', b, e); k -= 1
+    return context[:e+1] + rest if not k else context[:e+1] + '../' * k + rest   # ".." above the root is kept
+
 
 # %% ../nbs/07_partial_form.ipynb #ebde700b
 # RFC 1630 p. 10: the rules in their order: the scheme rule; then the slash rule or the last-part rule; then the dot removal
@@ -220,27 +221,53 @@ def _finish(merged:str, start:int, tail:str, trace:Optional[list[ResolutionStep]
 
 # %% ../nbs/07_partial_form.ipynb #91a2965b
 # RFC 1630 p. 10: resolve a partial form in the context of an absolute URI
+_CONTEXT_RE = re.compile('[A-Za-z][^:/?#]*:([^?#]*)')   # `parse`'s split of an absolute URI: a letter, the scheme's colon, the path
+_PARTIAL_RE = re.compile('[^:/?#]*(:)?[^?#]*')          # of a partial: a colon before any "/", "?" or "#" (a scheme), the path's end
+_UPS_RE = re.compile('(?:\\.\\./)+')                         # a partial's leading "../"s
+
 def resolve(context:str,             # the absolute URI of the object that contains the reference
             partial:str,             # the partial (or absolute) URI found in it
             reading:str="examples",  # the slash rule: "examples" (the RFC's table, the draft's words) or "literal" (the RFC's sentence)
            ) -> str:
     "The absolute URI that `partial` names in the context of `context`, by RFC 1630's rules"
     if type(context) is not str or type(partial) is not str or reading not in SLASH_READINGS: return _resolve(context, partial, reading)
-    c, end, h = _split(context)                              # the common case, without the steps: a context with a slash
+    m = _CONTEXT_RE.match(context)                           # the common case, without the steps: a context with a slash
+    if m is None: return _resolve(context, partial, reading)
+    c, end = m.start(1) - 1, m.end()
     r = context.rfind('/', 0, end)                           # after `scheme://x` (or `scheme:/x`), and a partial without a scheme
-    if c <= 0 or r <= c + 2 or context[0] not in _LETTERS: return _resolve(context, partial, reading)
-    if not partial or partial[0] == '#': return (context if h < 0 else context[:h]) + partial      # the context object
-    k, pend, _ = _split(partial)
-    if k >= 0: return _resolve(context, partial, reading)    # the scheme rule (or a scheme that is not an ialpha)
+    if r <= c + 2: return _resolve(context, partial, reading)
+    if not partial or partial[0] == '#':                     # the context object
+        h = context.find('#', end)
+        return (context if h < 0 else context[:h]) + partial
+    p = _PARTIAL_RE.match(partial)
+    if p[1] is not None: return _resolve(context, partial, reading)   # type: ignore[index]  # (it always matches) the scheme rule
+    pend = p.end()                                           # type: ignore[union-attr]
     if partial[0] == '/': merged = _slash_common(context, c + 1, end, partial[:pend], reading)
-    elif partial.startswith('../') and (up := _up(context[:r+1], partial[:pend], c + 1)) is not None: return up + partial[pend:]
+    elif partial.startswith('../') and (up := _climb(context, c, r, partial, pend)) is not None: return up
     else: merged = context[:r+1] + partial[:pend]            # the last-part rule
     return (merged if merged.find('/.', c + 1) < 0 else _remove_dots(merged, c + 1)) + partial[pend:]
 
+def _climb(context:str, c:int, r:int, partial:str, pend:int) -> Optional[str]:
+    "`resolve` of a partial starting with `../` (the context's scheme colon at `c`, its last slash at `r`), or `None`: the last-part rule"
+    i = _UPS_RE.match(partial).end()                         # type: ignore[union-attr]  # the caller saw "../": where the rest starts
+    k, s = i // 3, c + 3                                     # how many ".."; where a site would start
+    if (partial.find('/.', i - 1, pend) >= 0 or not context.startswith('//', c + 1)    # a dot element in the rest, or no site
+            or (b := context.find('/', s, r + 1)) <= s or context[b+1:b+2] == '/' or context.find('/.', c + 1, r + 1) >= 0):
+        up = _up(context, r, partial[:pend], c + 1)          # not `scheme://site/…/` without dot elements: the general climb
+        return None if up is None else up + partial[pend:]
+    e = r                                                    # each ".." removes the element before it
+    while k and e > b:
+        e = context.rfind('/', b, e); k -= 1
+    return context[:e+1] + partial[i - 3 * k:]             # the rest, after the ".."s left over: those above the root are kept
+
 def _slash_common(context:str, start:int, end:int, path:str, reading:str) -> str:
-    "The slash rule; for `/g` in `scheme://site/p` (no `//` after the site), the cut at the slash after the site in either reading"
+    "The slash rule; for `/g` in `scheme://site/p` (no `//` after the site) and `//g` in `scheme://…`, the cut is known"
+    if path[1:2] == '/':                                     # `//…`: the run after the scheme, if it is exactly `//` (and, read
+        if (path[2:3] != '/' and context.startswith('//', start) and context[start+2:start+3] != '/'    # literally, none longer follows)
+                and (reading == 'examples' or context.find('///', start, end) < 0)): return context[:start] + path
+        return _slash_rule(context[:end], start, path, reading, None)
     s = context.find('/', start + 2, end)                    # the run after a non-void site is single, and none after it is longer
-    if path[1:2] == '/' or s <= start + 2 or not context.startswith('//', start) or context.find('//', s, end) >= 0:
+    if s <= start + 2 or not context.startswith('//', start) or context.find('//', s, end) >= 0:
         return _slash_rule(context[:end], start, path, reading, None)
     return context[:s] + path
 

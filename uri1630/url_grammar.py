@@ -8,13 +8,13 @@ __all__ = ['DISAGREEMENTS', 'URLGrammar', 'check_production', 'rfc1630_grammar',
 
 # %% ../nbs/24_bnf_url.ipynb #b7488e54
 import re, threading
-from importlib import import_module
-from types import ModuleType, SimpleNamespace
+from types import SimpleNamespace
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple, NoReturn, Optional, Protocol
 from .errors import URIError, URISyntaxError, _need_str
 from .grammar import (ALPHA, DIGIT, HEX, SAFE, SAFE_URL, EXTRA, ALPHANUM2, RFC1738_SAFE, RFC1738_EXTRA,
-                             RFC1738_RESERVED, _cls, describe_char, register_grammar, validate, is_valid)
+                             RFC1738_RESERVED, RFC1738_SCHEME, RFC1738_HSEGMENT_EXTRA, RFC1738_USER_EXTRA, ESCAPE_RE, _cls, describe_char, register_grammar, validate, is_valid)
+from .catalog import _build_order
 
 # %% ../nbs/24_bnf_url.ipynb #3e7ff73e
 _HEXSET = frozenset(HEX)
@@ -62,7 +62,7 @@ class Lit(Node):
 class Escape(Node):
     "`escape  % hex hex`; a malformed escape is reported at its `%`"
     name = 'escape'
-    def regex(self) -> str: return f"%{_cls(HEX)}{{2}}"
+    def regex(self) -> str: return ESCAPE_RE
     def match(self, st:_State, i:int) -> int:
         t = st.text; st.steps += 1
         if i < st.n and t[i] == '%':
@@ -300,8 +300,8 @@ def rfc1630_grammar(name:str="rfc1630",                 # the grammar's name (fo
     _need_str(name, 'name'); _need_str(safe, 'safe')
     if not set(safe) <= set(SAFE_URL): raise ValueError(f"safe must be one of the RFC's printings of safe (SAFE_URL {SAFE_URL!r} or SAFE {SAFE!r}), or a subset")
     P = _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_type)
-    schemes = {s: P[f"{s}address"] for s in "http ftp news nntp prospero telnet gopher wais mailto mid cid".split()}
-    if file_scheme: schemes['file'] = P['fileaddress']
+    names = [k[:-len('address')] for k in P if k.endswith('address') and k != 'afsaddress']   # each built by a scheme's record
+    schemes = {s: P[f"{s}address"] for s in _printed_order(names, _URL_1630, 'address') if file_scheme or s != 'file'}
     url = Rule('url', Alt(*schemes.values()))
     tail = Opt(Seq(Lit('#'), Opt(P['fragmentid']))) if fragment else Seq()
     start = Seq(Opt(Rule('prefixedurl', Lit('url:'))), url, tail, End())
@@ -347,9 +347,17 @@ def _rfc1630_paths(C:dict[str, Any], void_segments:bool) -> dict[str, Rule]:
 
 # %% ../nbs/24_bnf_url.ipynb #9881f3fe
 # Each scheme's productions are built in its own module of `uri1630.schemes`, beside the quoted BNF
-# (nbs/10_http.ipynb ... nbs/21_prospero.ipynb); here: the order, and the productions they share.
-_SLICES_1630 = ('http', 'ftp', 'file', 'telnet', 'gopher', 'mailto', 'mid', 'news', 'further', 'wais', 'prospero')
-_SLICES_1738 = ('ftp', 'file', 'http', 'gopher', 'mailto', 'news', 'further', 'telnet', 'wais', 'prospero')
+# (nbs/10_http.ipynb ... nbs/21_prospero.ipynb), by the builders its record names (`rfc1630`, `rfc1738`);
+# here: the productions they share, and the `url` production, whose order is the RFC's.
+# RFC 1630: url  httpaddress | ftpaddress | newsaddress | nntpaddress | prosperoaddress | telnetaddress | gopheraddress | waisaddress | mailtoaddress | midaddress | cidaddress
+_URL_1630 = "httpaddress | ftpaddress | newsaddress | nntpaddress | prosperoaddress | telnetaddress | gopheraddress | waisaddress | mailtoaddress | midaddress | cidaddress"
+# RFC 1738 §5: url = httpurl | ftpurl | newsurl | nntpurl | telneturl | gopherurl | waisurl | mailtourl | fileurl | prosperourl | otherurl
+_URL_1738 = "httpurl | ftpurl | newsurl | nntpurl | telneturl | gopherurl | waisurl | mailtourl | fileurl | prosperourl | otherurl"
+
+def _printed_order(names:list[str], printed:str, suffix:str) -> list[str]:
+    "`names` in the order the RFC's `url` production lists `<name><suffix>`; a scheme it does not list (a later one) after, by name"
+    rank = {p.strip()[:-len(suffix)]: i for i, p in enumerate(printed.split('|'))}
+    return sorted(names, key=lambda n: (rank.get(n, len(rank)), n))
 
 class _Combinators(Protocol):
     "`G`, as a scheme's `_bnf_rfc1630`/`_bnf_rfc1738` uses it: this module's combinators, `ALPHA`, `DIGIT` and `_mailform`"
@@ -358,15 +366,13 @@ class _Combinators(Protocol):
     Not: type[Not]; Rule: type[Rule]
     _mailform: Callable[[Node, Node, Node, Node, Node, Node, str], Node]
 
-def _slice(name:str) -> ModuleType: return import_module(f"uri1630.schemes.{name}")
-
 def _rfc1630_productions(safe:str, fragment:bool, void_segments:bool, ftp_type:bool, gopher_void_type:bool) -> dict[str, Any]:
     "Every production of RFC 1630's URL BNF, by name: the shared ones here, each scheme's from its module"
     C = _rfc1630_characters(safe); H = _rfc1630_hosts(C); P = {**C, **H, **_rfc1630_paths(C, void_segments)}
     P['xnoat'] = Chars('xalpha', P['xchars'].replace('@', ''))     # an xalpha other than "@": for `xalphas @ host`
     P['afsaddress'] = Rule('afsaddress', Seq(Lit('afs://'), Rule('cellname', P['hostname']), Lit('/'), P['path']))
     G, o = SimpleNamespace(**globals()), dict(fragment=fragment, ftp_type=ftp_type, gopher_void_type=gopher_void_type)
-    for s in _SLICES_1630: _slice(s)._bnf_rfc1630(G, P, o)
+    for build in _build_order('rfc1630'): build(G, P, o)      # each scheme's, from its record
     return P
 
 # %% ../nbs/24_bnf_url.ipynb #a7d88a93
@@ -396,7 +402,7 @@ def _rfc1738_hosts(C:dict[str, Any]) -> dict[str, Rule]:
     hostnumber = Rule('hostnumber', Seq(digits, dot, digits, dot, digits, dot, digits))
     host = Rule('host', Alt(hostname, hostnumber))
     hostport = Rule('hostport', Seq(host, Opt(Seq(Lit(':'), Rule('port', digits)))))
-    user, password = Rule('user', C['uchars']('user', ';?&=')), Rule('password', C['uchars']('password', ';?&='))
+    user, password = Rule('user', C['uchars']('user', RFC1738_USER_EXTRA)), Rule('password', C['uchars']('password', RFC1738_USER_EXTRA))
     login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
@@ -404,10 +410,10 @@ def _rfc1738_hosts(C:dict[str, Any]) -> dict[str, Rule]:
 def _rfc1738_productions() -> tuple[dict[str, Any], dict[str, Node]]:
     "Every scheme production of RFC 1738 §5, by scheme name: the shared ones here, each scheme's from its module"
     C = _rfc1738_characters(); P = {**C, **_rfc1738_hosts(C)}
-    P['search'] = Rule('search', C['uchars']('search', ';:@&='))          # http, gopher and wais share it
+    P['search'] = Rule('search', C['uchars']('search', RFC1738_HSEGMENT_EXTRA))   # http, gopher and wais share it
     P['path_of'] = lambda name, seg: Rule(name, Seq(seg, Rep(Seq(Lit('/'), seg))))   # name = seg *[ "/" seg ]
     G = SimpleNamespace(**globals()); S: dict[str, Node] = {}
-    for s in _SLICES_1738: _slice(s)._bnf_rfc1738(G, P, S)
+    for build in _build_order('rfc1738'): build(G, P, S)      # each scheme's, from its record
     return P, S
 
 # %% ../nbs/24_bnf_url.ipynb #37bbb109
@@ -418,9 +424,9 @@ def rfc1738_grammar(name:str="rfc1738",                 # the grammar's name (fo
     _need_str(name, 'name')
     P, S = _rfc1738_productions()
     C = _rfc1738_characters()
-    scheme = Rule('scheme', Rep(Chars('scheme', ALPHA[:26] + DIGIT + '+-.'), 1))
+    scheme = Rule('scheme', Rep(Chars('scheme', RFC1738_SCHEME.replace(ALPHA[26:], '')), 1))   # lowalpha: "the scheme is in lower case"
     generic = Rule('genericurl', Seq(scheme, Lit(':'), Rule('schemepart', Rep(C['xchar']))))
-    order = "http ftp news nntp telnet gopher wais mailto file prospero".split()
+    order = _printed_order(list(S), _URL_1738, 'url')
     if other_excludes_predefined:
         other = Rule('otherurl', Seq(Not(Seq(Alt(*(Lit(s) for s in order)), Lit(':'))), generic))
         url = Rule('url', Alt(*(S[s] for s in order), other))

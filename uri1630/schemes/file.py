@@ -13,13 +13,14 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, URIEncodingError, _need_str
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
 from ..encoding import unescape
-from . import SchemeURL, Source, register_scheme, parse_url, _check_host, _register, _run, _Fields, _HOST_RE, _FRAGMENT_RE
+from . import SchemeURL, Source, parse_url, _check_host, _run, _Fields, _HOST_RE, _FRAGMENT_RE
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/18_file.ipynb #4ffae922
 # RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ];  RFC 1630: "similar to the ftp syntax"
-FILE_CHARS = MappingProxyType({"1738": RFC1738_UNRESERVED + "?:@&=/", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"})
+FILE_CHARS = MappingProxyType({"1738": RFC1738_UNRESERVED + RFC1738_FSEGMENT_EXTRA + "/", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"})
 
 @dataclass(frozen=True, slots=True)
 class FileURL(SchemeURL):
@@ -68,8 +69,6 @@ def _parse_file(src:Source) -> FileURL:
     path = src.check(s, end, FILE_CHARS[src.rfc], 'fpath' if src.rfc == "1738" else 'path')
     return FileURL(src.url, src.scheme, host, path, src.fragment)
 
-register_scheme("file", _parse_file)
-
 # %% ../../nbs/18_file.ipynb #feef94b8
 # The fast path (see nbs/09): fileurl = "file://" [ host | "localhost" ] "/" fpath, in one match
 @lru_cache(maxsize=1)
@@ -79,8 +78,6 @@ def _fast_file(text:str, scheme:str, start:int) -> Optional[_Fields]:
     "The `FileURL` fields of a well-formed RFC 1738 file URL, or `None` (then `_parse_file` reads it)"
     m = _file_re().match(text, start)
     return None if m is None else (FileURL, (text, scheme, m[1] or '', m[2], m[3]))
-
-_register("file", "fast", _fast_file, False, "register_scheme")
 
 # %% ../../nbs/18_file.ipynb #a745cf77
 # RFC 1630 "file": the client converts the file URL into a file name in the local file name conventions (`FileURL.to_local_path`)
@@ -181,8 +178,6 @@ def _read_regular(path:str, o:'RetrievalOptions') -> bytes:
     except OSError as e: o.fail(f"cannot read {path}: {e.strerror or e}", 'file')
     finally: os.close(fd)
 
-_register("file", "retrieval", _retrieve_file, False, "register_retrieval")
-
 # %% ../../nbs/18_file.ipynb #e13881f0
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "`fileaddress`, which RFC 1630's BNF lacks (the repair `o['file_scheme']` adds it to `url`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
@@ -192,3 +187,7 @@ def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
 def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `fileurl` (its `fpath` is ftp's) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     S['file'] = G.Rule('fileurl', G.Seq(G.Lit('file://'), G.Opt(G.Alt(P['host'], G.Lit('localhost'))), G.Lit('/'), P['fpath']))
+
+# %% ../../nbs/18_file.ipynb #31807359
+declare({"file": SchemeEntry(parser=_parse_file, fast=_fast_file, retrieval=_retrieve_file,
+    rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738, needs=('ftp',))})   # RFC 1738 §5: fileurl's fpath is ftp's

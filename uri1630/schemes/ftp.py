@@ -11,12 +11,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, _bounded
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
-from . import IPURL, Source, register_scheme, parse_login, parse_url
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
+from . import IPURL, Source, parse_login, parse_url
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/11_ftp.ipynb #59ef99b2
 # RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
-FSEGMENT_CHARS = MappingProxyType({"1738": RFC1738_UNRESERVED + "?:@&=",
+FSEGMENT_CHARS = MappingProxyType({"1738": RFC1738_UNRESERVED + RFC1738_FSEGMENT_EXTRA,
                   # RFC 1630 URL BNF: segment = xpalphas
                   "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
 
@@ -66,9 +67,11 @@ def _read_type(src:Source, i:int, end:int) -> str:
 
 # %% ../../nbs/11_ftp.ipynb #5ff0ad9a
 # RFC 1738 §5: ftpurl = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]
+_LOGIN = LoginRule()   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+
 def _parse_ftp(src:Source) -> FtpURL:
     "Read `ftp://login [ / fpath [ ;type=typecode ] ]`"
-    lg = parse_login(src)
+    lg = parse_login(src, *_LOGIN)
     t, i, end, typecode = src.text, lg.end, src.end, None
     if i == end:
         if src.rfc == "1630": src.fail(i, 'ftpaddress', "RFC 1630's ftpaddress has a '/' and a path after the login")
@@ -85,8 +88,6 @@ def _parse_ftp(src:Source) -> FtpURL:
         k = s + 1
     if src.rfc == "1630" and typecode is None and segs[-1] == '': typecode = 'd'    # RFC 1630: a trailing "/" lists
     return FtpURL(src.url, src.scheme, lg.user, lg.password, lg.host, lg.port, tuple(segs[:-1]), segs[-1], typecode, src.fragment)
-
-register_scheme("ftp", _parse_ftp)
 
 # %% ../../nbs/11_ftp.ipynb #a0d5f87a
 # RFC 959: a command line ends at CR LF, so an argument may hold neither
@@ -107,7 +108,6 @@ def _type_arg(code:str) -> str:
 import re
 from typing import TYPE_CHECKING, Sequence, TypedDict
 from ..errors import _need_str
-from . import _register
 if TYPE_CHECKING: from uri1630.retrieve import _Conn, RetrievalOptions
 
 # %% ../../nbs/11_ftp.ipynb #9bb5bda5
@@ -163,6 +163,15 @@ def _ftp_transfer(c:'_Conn', command:str, o:'RetrievalOptions') -> bytes:
     return data
 
 # %% ../../nbs/11_ftp.ipynb #faa08f07
+def _check_commands(commands:Sequence[str]) -> None:
+    "RFC 959: a command line is octets ending in CR LF; nothing in it may end it early (else a `URIError`, a password never shown)"
+    for cmd in commands:
+        _need_str(cmd, 'command')
+        bad = next((i for i, ch in enumerate(cmd) if ch in '\r\n\0' or ord(ch) > 255), None)
+        if bad is not None:
+            show = 'PASS ***' if cmd[:5].upper() == 'PASS ' else cmd[:80]
+            raise URIError(f"an FTP command holds CR, LF, NUL or a character that is no octet, at its character {bad}: {show!r}", None, None, 'ftp')
+
 def ftp_session(host:str,          # the FTP server's host
                 port:int,          # its port (21 by default)
                 commands:Sequence[str], # the command lines to send, in order (`USER …`, `PASS …`, `CWD …`, `TYPE …`, `RETR …`)
@@ -173,12 +182,7 @@ def ftp_session(host:str,          # the FTP server's host
     from uri1630.retrieve import RetrievalError, _options   # the transport, imported on the first retrieval
     o = o or _options(f"ftp://{host}:{port}/", **kw)
     if o.proxy: raise ValueError("ftp_session talks to the server itself: for a gateway, use retrieve(url, proxy=...)")
-    for cmd in commands:     # RFC 959: a command line is octets ending in CR LF; nothing in it may end it early
-        _need_str(cmd, 'command')
-        bad = next((i for i, ch in enumerate(cmd) if ch in '\r\n\0' or ord(ch) > 255), None)
-        if bad is not None:
-            show = 'PASS ***' if cmd[:5].upper() == 'PASS ' else cmd[:80]
-            raise URIError(f"an FTP command holds CR, LF, NUL or a character that is no octet, at its character {bad}: {show!r}", None, None, 'ftp')
+    _check_commands(commands)
     secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == 'PASS ' and len(cmd) > 5]
     try: return _ftp_dialogue(host, port, commands, o)
     except RetrievalError as e:           # RFC 1738 §6: a server that echoes the password does not get it into a message
@@ -233,8 +237,6 @@ def _retrieve_ftp(u:FtpURL, o:'RetrievalOptions') -> bytes:
     assert port is not None                     # ftp has a default port (21)
     return ftp_session(u.host, port, u.commands(anonymous_password=o.email, password=o.password, default_type=guess), o)
 
-_register("ftp", "retrieval", _retrieve_ftp, False, "register_retrieval")
-
 # %% ../../nbs/11_ftp.ipynb #eb704955
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `ftpaddress`, `ftptype`, `formcode` (with `o['ftp_type']`: the repaired `[ ; t y p e = ftptype ]`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
@@ -246,6 +248,12 @@ def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
 # %% ../../nbs/11_ftp.ipynb #ad1b738f
 def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `ftpurl`, `fpath` (which `fileurl` uses too), `fsegment`, `ftptype` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    P['fpath'] = fpath = P['path_of']('fpath', G.Rule('fsegment', P['uchars']('fsegment', '?:@&=')))
+    P['fpath'] = fpath = P['path_of']('fpath', G.Rule('fsegment', P['uchars']('fsegment', RFC1738_FSEGMENT_EXTRA)))
     ftptype = G.Rule('ftptype', G.Chars('ftptype', 'AIDaid'))
     S['ftp'] = G.Rule('ftpurl', G.Seq(G.Lit('ftp://'), P['login'], G.Opt(G.Seq(G.Lit('/'), fpath, G.Opt(G.Seq(G.Lit(';type='), ftptype))))))
+
+# %% ../../nbs/11_ftp.ipynb #c19b37a4
+declare({"ftp": SchemeEntry(
+    parser=_parse_ftp, default_port=21, login=_LOGIN,                     # RFC 1738 §3.2: port 21
+    retrieval=_retrieve_ftp, options=('email', 'password', 'ftp_type'),   # the anonymous password, a user's, the guessed TYPE
+    rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738)})

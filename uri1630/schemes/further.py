@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URISyntaxError, _bounded
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
-from . import IPURL, GenericURL, Source, register_scheme, parse_login, parse_url
+from . import IPURL, GenericURL, Source, parse_login, parse_url
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/20_further_study.ipynb #30a4e214
 # RFC 1738 §5: group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ];  RFC 1630: group  ialpha [ . group ]
@@ -27,12 +28,14 @@ class NntpURL(IPURL):
 
 # %% ../../nbs/20_further_study.ipynb #1b1e5e6c
 # RFC 1738 §5: nntpurl = "nntp://" hostport "/" group [ "/" digits ];  RFC 1630: nntpaddress  n n t p : group / digits
+_LOGIN = LoginRule(user=False)   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+
 def _parse_nntp(src:Source) -> NntpURL:
     "Read `nntp://hostport/group[/digits]` (RFC 1738), or also `nntp:group/digits` (RFC 1630)"
     t, end = src.text, src.end
     if src.rfc == "1630" and not t.startswith('//', src.start, end): host, port, i = '', None, src.start
     else:
-        lg = parse_login(src, user=False)
+        lg = parse_login(src, *_LOGIN)
         if lg.end >= end: src.fail(lg.end, 'nntpurl', "an nntp: URL has '/' and a group name after the host")
         host, port, i = lg.host, lg.port, lg.end + 1
     s = t.find('/', i, end)
@@ -49,8 +52,6 @@ def _parse_nntp(src:Source) -> NntpURL:
     if article is None: src.fail(s + 1, 'digits', "an article number of more than 20 significant digits is no article number")
     return NntpURL(src.url, src.scheme, None, None, host, port, group, article, src.fragment)
 
-register_scheme("nntp", _parse_nntp)
-
 # %% ../../nbs/20_further_study.ipynb #a52d43ad
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `nntpaddress` (its `group` is news's) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
@@ -60,3 +61,10 @@ def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
 def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `nntpurl` (its `group` is news's) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     S['nntp'] = G.Rule('nntpurl', G.Seq(G.Lit('nntp://'), P['hostport'], G.Lit('/'), P['group'], G.Opt(G.Seq(G.Lit('/'), P['digits']))))
+
+# %% ../../nbs/20_further_study.ipynb #33cafde1
+declare({
+    "nntp": SchemeEntry(parser=_parse_nntp, default_port=119, login=_LOGIN, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738, needs=('news',),   # RFC 1738 §3.7: port 119; group is news's
+        no_retrieval="needs the NNTP protocol (RFC 977) with the server's local article numbers; uri1630 has no NNTP client"),
+    "x500": SchemeEntry(no_retrieval="is \"a subject for study\" (RFC 1630, \"Schemes for Further Study\")"),
+    "whois": SchemeEntry(no_retrieval="is \"a subject for further study\" (RFC 1630, \"Schemes for Further Study\")")})

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, _bounded, _masked
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_SAFE, RFC1738_EXTRA, RFC1738_RESERVED
-from . import IPURL, Source, register_scheme, parse_login, parse_url, URL_CHARS
+from . import IPURL, Source, parse_login, parse_url, URL_CHARS
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/12_gopher.ipynb #a4db8273
 # RFC 1738 §5: xchar = unreserved | reserved | escape;  RFC 1630: gtype xalpha, gcommand path (xpalphas and "/")
@@ -55,9 +56,11 @@ class GopherURL(IPURL):
 
 # %% ../../nbs/12_gopher.ipynb #3c724493
 # RFC 1738 §5: gopherurl = "gopher://" hostport [ / [ gtype [ selector [ "%09" search [ "%09" gopher+_string ]]]]]
+_LOGIN = LoginRule(user=False)   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+
 def _parse_gopher(src:Source) -> GopherURL:
     "Read `gopher://hostport [ / [ gtype [ selector [ %09 search [ %09 gopher+_string ]]]]]`"
-    lg = parse_login(src, user=False)
+    lg = parse_login(src, *_LOGIN)
     t, k, end, ok = src.text, lg.end + 1, src.end, GOPHER_CHARS[src.rfc]
     def mk(gtype:str, selector:str, search:Optional[str], gopher_plus:Optional[str]) -> GopherURL:
         return GopherURL(src.url, src.scheme, None, None, lg.host, lg.port, gtype, selector, search, gopher_plus, src.fragment)
@@ -74,8 +77,6 @@ def _parse_gopher(src:Source) -> GopherURL:
     names = ('selector', 'search', 'gopher+_string')
     parts = [src.decode(a, b, ok, names[x]) for x, (a, b) in enumerate(bounds)]
     return mk(gtype, parts[0], *(parts[1:] + [None] * (3 - len(parts))))
-
-register_scheme("gopher", _parse_gopher)
 
 # %% ../../nbs/12_gopher.ipynb #78fe6fea
 # RFC 1738 §3.4.1: selectors may contain any octets except 09, 0A and 0D
@@ -130,7 +131,6 @@ import re
 from typing import Callable, NamedTuple, Iterable, Iterator, TYPE_CHECKING
 from ..errors import URIEncodingError
 from ..encoding import escape
-from . import _register
 if TYPE_CHECKING:
     from uri1630.retrieve import _Conn, RetrievalOptions
     from uri1630.security import Risk
@@ -154,8 +154,6 @@ def _gopher_risks(src:Source, url:GopherURL, common:"Callable[..., tuple[Risk, .
     from uri1630.security import Risk          # imported when needed: uri1630.security imports the schemes
     return found + (Risk('gopher-ask', ask, "a Gopher+ ASK block (RFC 1738 §3.4.9): retrieving it sends several request lines of the "
                          "URL's choosing to its host and port (to another protocol's server, extra commands); retrieve sends it only with allow_ask=True"),)
-
-_register("gopher", "risks", _gopher_risks, False, "risks")
 
 # %% ../../nbs/12_gopher.ipynb #92884fe4
 _TERMINATORS = (b'\r\n.\r\n', b'\n.\r\n', b'\n.\n', b'\r\n.', b'\n.')
@@ -299,8 +297,6 @@ def _retrieve_gopher(u:GopherURL, o:'RetrievalOptions') -> bytes:
     assert port is not None                     # gopher has a default port (70)
     return gopher_exchange(u.host, port, _gopher_request(u, o), u.gtype, o, plus=u.gopher_plus is not None)
 
-_register("gopher", "retrieval", _retrieve_gopher, False, "register_retrieval")
-
 # %% ../../nbs/12_gopher.ipynb #5f6fca89
 def iter_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
               **kw:Any,  # the options of `retrieve`
@@ -360,3 +356,10 @@ def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> Non
     plus = G.Seq(G.Lit('%09'), P['search'], G.Opt(G.Seq(G.Lit('%09'), G.Rule('gopher+_string', G.Rep(xchar)))))
     gpath = G.Seq(G.Rule('gtype', xchar), G.Rule('selector', G.Rep(xchar)), G.Opt(plus))
     S['gopher'] = G.Rule('gopherurl', G.Seq(G.Lit('gopher://'), P['hostport'], G.Opt(G.Seq(G.Lit('/'), G.Opt(gpath)))))
+
+# %% ../../nbs/12_gopher.ipynb #2d869d00
+declare({"gopher": SchemeEntry(
+    parser=_parse_gopher, default_port=70, login=_LOGIN,                  # RFC 1738 §3.4: port 70
+    risks=_gopher_risks, risk_kinds=('gopher-ask',),                      # RFC 1738 §3.4.9: an ASK block sends lines of the URL's choosing
+    retrieval=_retrieve_gopher, options=('allow_ask',),
+    rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738)})

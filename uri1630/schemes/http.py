@@ -13,13 +13,14 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, _bounded
-from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_UNRESERVED
-from . import IPURL, SchemeURL, Source, register_scheme, parse_login, parse_url, _register, _run, _Fields, _HOST_RE, _PORT_RE, _FRAGMENT_RE
+from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_HSEGMENT_EXTRA
+from . import IPURL, SchemeURL, Source, parse_login, parse_url, _run, _Fields, _HOST_RE, _PORT_RE, _FRAGMENT_RE
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/10_http.ipynb #eb92da41
 # RFC 1738 §5: hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise (uchar = unreserved | escape)
 _UCHAR = RFC1738_UNRESERVED
-HTTP_CHARS = MappingProxyType({"1738": _UCHAR + ";:@&=",
+HTTP_CHARS = MappingProxyType({"1738": _UCHAR + RFC1738_HSEGMENT_EXTRA,
               # RFC 1630 URL BNF: segment = xpalphas; search = xalphas [ + search ] (xalpha = alpha|digit|safe|extra|escape)
               "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
 
@@ -41,9 +42,11 @@ class HttpURL(IPURL):
 
 # %% ../../nbs/10_http.ipynb #2b614ae1
 # RFC 1630: httpaddress  h t t p : / / hostport [ / path ] [ ? search ]
+_LOGIN = LoginRule(stops="/?", user=False)   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+
 def _parse_http(src:Source) -> HttpURL:
     "Read `http://hostport [ / path ] [ ? search ]`"
-    lg = parse_login(src, stops="/?", user=False)
+    lg = parse_login(src, *_LOGIN)
     t, i, end, ok = src.text, lg.end, src.end, HTTP_CHARS[src.rfc]
     if src.rfc == "1738" and i < end and t[i] == '?':
         src.fail(i, 'httpurl', "RFC 1738 allows a search only after a '/' and a path (http://host/?search); rfc='1630' allows it")
@@ -53,8 +56,6 @@ def _parse_http(src:Source) -> HttpURL:
     path = src.check(p0, pe, ok + '/', 'hpath' if src.rfc == "1738" else 'path')
     search = None if q < 0 else src.check(q + 1, end, ok, 'search')
     return HttpURL(src.url, src.scheme, None, None, lg.host, lg.port, path, search, src.fragment)
-
-register_scheme("http", _parse_http)
 
 # %% ../../nbs/10_http.ipynb #77d46611
 # The fast path (see nbs/09): RFC 1738 §5 httpurl = "http://" hostport [ "/" hpath [ "?" search ] ], in one match
@@ -69,16 +70,6 @@ def _fast_http(text:str, scheme:str, start:int) -> Optional[_Fields]:
     if m is None: return None
     host, port, path, search, fragment = m.groups()
     return HttpURL, (text, scheme, None, None, host, None if port is None else _bounded(port, 65535), path or '', search, fragment)
-
-_register("http", "fast", _fast_http, False, "register_scheme")
-
-# %% ../../nbs/10_http.ipynb #55bd130d
-# RFC 1738 §3.3: http://<host>:<port>/<path>?<searchpart>: the login ends at "/" or "?"
-def _http_risks(src:Source, url:HttpURL, common:"Callable[..., tuple[Risk, ...]]") -> "tuple[Risk, ...]":
-    "The RFC 1738 §6 hazards of an `http:` URL: the common checks, the login ending at `/` or `?`"
-    return common(src, url, stops='/?')
-
-_register("http", "risks", _http_risks, False, "risks")
 
 # %% ../../nbs/10_http.ipynb #aba04179
 import re
@@ -206,8 +197,6 @@ def _redirect_target(u:HttpURL,  # the URL whose reply redirects
         raise URIError(f"the redirect {loc[:200]!r} would change the host", loc[:200], 0, 'http')
     return url
 
-_register("http", "retrieval", _retrieve_http, False, "register_retrieval")
-
 # %% ../../nbs/10_http.ipynb #0490d0fd
 def _retrieve_via_gateway(u:SchemeURL, o:'RetrievalOptions') -> bytes:
     "RFC 1630 \"HTTP\": send the entire URI (without its fragment) to the gateway on the HTTP command line"
@@ -232,5 +221,11 @@ def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
 # %% ../../nbs/10_http.ipynb #9b37b1ce
 def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `httpurl`, `hpath`, `hsegment` (`search` is shared with gopher and wais) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    hpath = P['path_of']('hpath', G.Rule('hsegment', P['uchars']('hsegment', ';:@&=')))
+    hpath = P['path_of']('hpath', G.Rule('hsegment', P['uchars']('hsegment', RFC1738_HSEGMENT_EXTRA)))
     S['http'] = G.Rule('httpurl', G.Seq(G.Lit('http://'), P['hostport'], G.Opt(G.Seq(G.Lit('/'), hpath, G.Opt(G.Seq(G.Lit('?'), P['search']))))))
+
+# %% ../../nbs/10_http.ipynb #b73195b8
+declare({"http": SchemeEntry(
+    parser=_parse_http, fast=_fast_http, default_port=80, login=_LOGIN,   # RFC 1738 §3.3: port 80; the login ends at "/" or "?"
+    retrieval=_retrieve_http, options=('redirects',), gateway=_retrieve_via_gateway,
+    rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738)})

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URISyntaxError
 from ..encoding import unescape
-from . import SchemeURL, Source, register_scheme, parse_url
-from ..url_grammar import check_production
+from . import SchemeURL, Source, parse_url
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/13_mailto.ipynb #60bb2053
 @dataclass(frozen=True, slots=True)
@@ -34,11 +34,10 @@ class MailtoURL(SchemeURL):
 # %% ../../nbs/13_mailto.ipynb #40508081
 def _parse_mailto(src:Source) -> MailtoURL:
     "Read `mailto:` + `xalphas @ hostname` (RFC 1630) or `1*xchar` (RFC 1738), and decode the address"
+    from uri1630.url_grammar import check_production   # loaded with the first URL that needs it, not with the scheme
     if src.rfc == "1630": check_production(src.text, src.start, src.end, 'mailbox', 'rfc1630')
     else: check_production(src.text, src.start, src.end, 'encoded822addr', 'rfc1738')
     return MailtoURL(src.url, src.scheme, unescape(src.part), src.fragment)
-
-register_scheme("mailto", _parse_mailto)
 
 # %% ../../nbs/13_mailto.ipynb #c8886be7
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
@@ -50,3 +49,9 @@ def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
 def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `mailtourl`, `encoded822addr` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     S['mailto'] = G.Rule('mailtourl', G.Seq(G.Lit('mailto:'), G.Rule('encoded822addr', G.Rep(P['xchar'], 1))))
+
+# %% ../../nbs/13_mailto.ipynb #7d3b46da
+declare({"mailto": SchemeEntry(
+    parser=_parse_mailto, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,
+    no_retrieval="is an RFC 822 mail address to send mail to, not a located object (RFC 1630, \"Mailto\")",
+    no_gateway=True)})

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URISyntaxError
 from ..encoding import unescape
-from . import SchemeURL, Source, register_scheme, parse_url
-from ..url_grammar import check_production
+from . import SchemeURL, Source, parse_url
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/19_message_id.ipynb #946fd457
 @dataclass(frozen=True, slots=True)
@@ -41,6 +41,7 @@ class CidURL(SchemeURL):
 # %% ../../nbs/19_message_id.ipynb #b3e2d272
 def _id_part(src:Source, production:str) -> str:
     "Check the rest of a `mid:`/`cid:` URL (RFC 1630 `production`, or RFC 1738's `1*xchar`) and decode it"
+    from uri1630.url_grammar import check_production   # loaded with the first URL that needs it, not with the scheme
     if src.rfc == "1630": check_production(src.text, src.start, src.end, production, 'rfc1630')
     else: check_production(src.text, src.start, src.end, 'encoded822addr', 'rfc1738')
     return unescape(src.part)
@@ -48,12 +49,16 @@ def _id_part(src:Source, production:str) -> str:
 def _parse_mid(src:Source) -> MidURL: return MidURL(src.url, src.scheme, _id_part(src, 'addr-spec'), src.fragment)
 def _parse_cid(src:Source) -> CidURL: return CidURL(src.url, src.scheme, _id_part(src, 'content-identifier'), src.fragment)
 
-register_scheme("mid", _parse_mid)
-register_scheme("cid", _parse_cid)
-
 # %% ../../nbs/19_message_id.ipynb #8e47bf08
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `midaddress`, `cidaddress` (`addr-spec` and `content-identifier` read as `xalphas @ hostname`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     mail: Callable[[str], Node] = lambda name: G._mailform(P['xalpha'], P['xnoat'], P['escape'], P['alpha'], P['alpha'], P['hostname'], name)
     P['midaddress'] = G.Rule('midaddress', G.Seq(G.Lit('mid:'), mail('addr-spec')))
     P['cidaddress'] = G.Rule('cidaddress', G.Seq(G.Lit('cid:'), mail('content-identifier')))
+
+# %% ../../nbs/19_message_id.ipynb #51cd7eb5
+declare({   # RFC 1738 §4 reserves both names; only RFC 1630's BNF gives them productions (one builder for both)
+    "mid": SchemeEntry(parser=_parse_mid, rfc1630=_bnf_rfc1630,
+        no_retrieval="\"implies access to a body of mail already received\": it names a message, not a place to fetch it from (RFC 1630, \"Message-Id\")", no_gateway=True),
+    "cid": SchemeEntry(parser=_parse_cid, rfc1630=_bnf_rfc1630,
+        no_retrieval="\"is only meaningful with the context the same MIME message\" (RFC 1630, \"Content-Id\")", no_gateway=True)})

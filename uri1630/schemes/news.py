@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any, Optional, Tuple
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
 from ..encoding import unescape
-from . import SchemeURL, Source, register_scheme, parse_url
-from ..url_grammar import check_production
+from . import SchemeURL, Source, parse_url
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/14_news.ipynb #652ccd64
 @dataclass(frozen=True, slots=True)
@@ -45,14 +45,13 @@ class NewsURL(SchemeURL):
 # %% ../../nbs/14_news.ipynb #5cda732d
 def _parse_news(src:Source) -> NewsURL:
     "Read `news:` + `groupart` (RFC 1630) or `grouppart` (RFC 1738); an `@` makes it a message identifier"
+    from uri1630.url_grammar import check_production   # loaded with the first URL that needs it, not with the scheme
     if src.rfc == "1630": check_production(src.text, src.start, src.end, 'groupart', 'rfc1630')
     else: check_production(src.text, src.start, src.end, 'grouppart', 'rfc1738')
     part = src.part
     if part == '*': return NewsURL(src.url, src.scheme, '*', None, src.fragment)
     if '@' in part: return NewsURL(src.url, src.scheme, None, unescape(part), src.fragment)
     return NewsURL(src.url, src.scheme, unescape(part), None, src.fragment)
-
-register_scheme("news", _parse_news)
 
 # %% ../../nbs/14_news.ipynb #a31a4b60
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
@@ -72,3 +71,9 @@ def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> Non
     article = G.Rule('article', G.Seq(G.Rep(G.Alt(G.Chars('article', P['U'] + ';/?:&='), P['escape']), 1), G.Lit('@'), P['host']))
     grouppart = G.Rule('grouppart', G.Alt(G.Seq(G.Lit('*'), G.End()), G.Seq(group, G.End()), article))
     S['news'] = G.Rule('newsurl', G.Seq(G.Lit('news:'), grouppart))
+
+# %% ../../nbs/14_news.ipynb #2fbf32dc
+declare({"news": SchemeEntry(
+    parser=_parse_news, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,
+    no_retrieval="is location-independent: \"the reader will fetch the article or group from his or her local news host\", "
+                 "and \"News host names are NOT part of news URLs\" (RFC 1630, \"News\", Note 1)")})

@@ -11,8 +11,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional, Tuple, Mapping
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URISyntaxError
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
-from . import IPURL, Source, register_scheme, parse_login, parse_url
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
+from . import IPURL, Source, parse_login, parse_url
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/21_prospero.ipynb #d2d523ae
 # RFC 1738 §5: psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]; fieldname, fieldvalue = *[ uchar | "?" | ":" | "@" | "&" ]
@@ -60,9 +61,11 @@ def _version_1630(src:Source, i:int, end:int) -> Tuple[str, Optional[str]]:
 
 # %% ../../nbs/21_prospero.ipynb #b780b076
 # RFC 1738 §5: prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ];  RFC 1630: prosperolink … [ % 0 0 version [ attributes ] ]
+_LOGIN = LoginRule(user=False)   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+
 def _parse_prospero(src:Source) -> ProsperoURL:
     "Read `prospero://hostport/hsoname` with `;field=value` pairs (RFC 1738) or a `%00` version (RFC 1630)"
-    lg = parse_login(src, user=False)
+    lg = parse_login(src, *_LOGIN)
     t, i, end, ok = src.text, lg.end, src.end, PROSPERO_CHARS[src.rfc]
     if i >= end: src.fail(i, 'prosperourl', "a prospero: URL has a '/' and the hsoname after the host")
     items: Tuple[Tuple[str, str], ...] = ()
@@ -78,8 +81,6 @@ def _parse_prospero(src:Source) -> ProsperoURL:
     hso = src.decode(i + 1, he, ok['hsoname'], 'ppath' if src.rfc == "1738" else 'hsoname')
     return ProsperoURL(src.url, src.scheme, None, None, lg.host, lg.port, hso, items, version, attrs, src.fragment)
 
-register_scheme("prospero", _parse_prospero)
-
 # %% ../../nbs/21_prospero.ipynb #29014ff7
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `prosperoaddress` (`prosperolink`), `hsoname`, `version`, `attributes` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
@@ -92,5 +93,9 @@ def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> Non
     uchars, sl = P['uchars'], G.Lit('/')
     fieldspec = G.Rule('fieldspec', G.Seq(G.Lit(';'), G.Rule('fieldname', uchars('fieldname', '?:@&')), G.Lit('='),
                                           G.Rule('fieldvalue', uchars('fieldvalue', '?:@&'))))
-    ppath = G.Rule('ppath', G.Seq(G.Rule('psegment', uchars('psegment', '?:@&=')), G.Rep(G.Seq(sl, G.Rule('psegment', uchars('psegment', '?:@&='))))))
+    ppath = G.Rule('ppath', G.Seq(G.Rule('psegment', uchars('psegment', RFC1738_FSEGMENT_EXTRA)), G.Rep(G.Seq(sl, G.Rule('psegment', uchars('psegment', RFC1738_FSEGMENT_EXTRA))))))
     S['prospero'] = G.Rule('prosperourl', G.Seq(G.Lit('prospero://'), P['hostport'], sl, ppath, G.Rep(fieldspec)))
+
+# %% ../../nbs/21_prospero.ipynb #95b89de5
+declare({"prospero": SchemeEntry(parser=_parse_prospero, default_port=1525, login=_LOGIN, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,   # RFC 1738 §3.11: port 1525
+    no_retrieval="is resolved through the Prospero directory service into an access method; uri1630 has no Prospero client")})

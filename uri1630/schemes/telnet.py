@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URISyntaxError
-from . import IPURL, Source, register_scheme, parse_login, parse_url
+from . import IPURL, Source, parse_login, parse_url
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/15_telnet.ipynb #28f23f46
 # RFC 1738 §5: telneturl = "telnet://" login [ "/" ];  RFC 1630: telnetaddress  t e l n e t : / / login
@@ -26,16 +27,16 @@ class TelnetURL(IPURL):
         pw = "" if self.password is None else f" and password {self.password!r}"
         return f"Connect to {self.host} port {self.effective_port}; suggested user name {self.user!r}{pw}."
 
+_LOGIN = LoginRule()   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+
 def _parse_telnet(src:Source) -> TelnetURL:
     "Read `telnet://login [ / ]` (also `rlogin:` and `tn3270:`)"
-    lg = parse_login(src)
+    lg = parse_login(src, *_LOGIN)
     i, end = lg.end, src.end
     if i < end:
         if src.rfc == "1630": src.fail(i, 'telnetaddress', "RFC 1630's telnetaddress ends with the login (no '/')")
         if i + 1 < end: src.fail(i + 1, 'telneturl', f"a {src.scheme}: URL has nothing after the login but an optional '/'")
     return TelnetURL(src.url, src.scheme, lg.user, lg.password, lg.host, lg.port, src.fragment)
-
-for _s in ("telnet", "rlogin", "tn3270"): register_scheme(_s, _parse_telnet)
 
 # %% ../../nbs/15_telnet.ipynb #e553a1d8
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
@@ -46,3 +47,11 @@ def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
 def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
     "RFC 1738's `telneturl` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
     S['telnet'] = G.Rule('telneturl', G.Seq(G.Lit('telnet://'), P['login'], G.Opt(G.Lit('/'))))
+
+# %% ../../nbs/15_telnet.ipynb #79a341fe
+_SESSION = SchemeEntry(parser=_parse_telnet, login=_LOGIN, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,
+    no_retrieval="represents an interactive session: \"information within the service cannot be addressed individually or, in general, automatically retrieved\" (RFC 1630, \"Telnet, rlogin, tn3270\")",
+    no_gateway=True)
+# RFC 1738 §3.8: telnet's port is 23; neither RFC gives rlogin's or tn3270's: IANA's (rlogin 513, tn3270 over telnet 23)
+declare({"telnet": _SESSION._replace(default_port=23), "rlogin": _SESSION._replace(default_port=513),
+         "tn3270": _SESSION._replace(default_port=23)})

@@ -13,7 +13,8 @@ from ..errors import URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE, EXTRA, is_valid
 from ..encoding import unescape
 from ..syntax import segments
-from . import SchemeURL, Source, register_scheme, parse_url
+from . import SchemeURL, Source, parse_url
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/16_urn.ipynb #184a1c3e
 # RFC 1630 generic BNF (repaired): path  [ xpalphas ] [ / path ], ":" allowed; search  xalphas [ + search ]
@@ -47,4 +48,7 @@ def _parse_urn(src:Source) -> URN:
     search = None if q < 0 else src.check(q + 1, end, _SEARCH_CHARS, 'search')
     return URN(src.url, src.scheme, path, search, src.fragment)
 
-register_scheme("urn", _parse_urn)
+# %% ../../nbs/16_urn.ipynb #7c6cd700
+declare({"urn": SchemeEntry(parser=_parse_urn,
+    no_retrieval="is \"reserved for use in encoding a Uniform Resource Name when that has been developed\" (RFC 1630, \"URN\")",
+    no_gateway=True)})

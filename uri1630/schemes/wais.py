@@ -11,17 +11,18 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple, cast
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, _bounded
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_HSEGMENT_EXTRA
 from ..encoding import unescape
 from ..reserved import decode_search
-from . import IPURL, Source, register_scheme, parse_login, parse_url
+from . import IPURL, Source, parse_login, parse_url
+from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/17_wais.ipynb #dc2389c1
 # RFC 1738 §5: database = *uchar; wtype = *uchar; wpath = *uchar;  RFC 1630: database, wtype  xalphas
 _UCHAR = RFC1738_UNRESERVED
 _X = ALPHA + DIGIT + SAFE_URL + EXTRA    # RFC 1630 xalpha (less escape) and "+"
 WAIS_CHARS = MappingProxyType({
-    "1738": MappingProxyType(dict(database=_UCHAR, wtype=_UCHAR, wpath=_UCHAR, search=_UCHAR + ";:@&=")),
+    "1738": MappingProxyType(dict(database=_UCHAR, wtype=_UCHAR, wpath=_UCHAR, search=_UCHAR + RFC1738_HSEGMENT_EXTRA)),
     "1630": MappingProxyType(dict(database=_X, wtype=_X, wpath=_X + "/", search=_X))})
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +80,11 @@ def _wpath_1630(src:Source, i:int, end:int) -> None:
 
 # %% ../../nbs/17_wais.ipynb #8f42d102
 # RFC 1738 §5: waisurl = waisdatabase | waisindex | waisdoc
+_LOGIN = LoginRule(user=False)   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+
 def _parse_wais(src:Source) -> WaisURL:
     "Read `wais://hostport/database [ ? search | / wtype / wpath ]`"
-    lg = parse_login(src, user=False)
+    lg = parse_login(src, *_LOGIN)
     t, i, end, ok = src.text, lg.end, src.end, WAIS_CHARS[src.rfc]
     if i >= end: src.fail(i, 'waisurl', "a wais: URL has a '/' and a database name after the host")
     mk: Callable[[str, Optional[str], Optional[str], Optional[str]], WaisURL] = lambda db, search, wtype, wpath: \
@@ -99,8 +102,6 @@ def _parse_wais(src:Source) -> WaisURL:
     else: src.check(s2 + 1, end, ok['wpath'], 'wpath')
     return mk(db, None, wtype, t[s2 + 1:end])
 
-register_scheme("wais", _parse_wais)
-
 # %% ../../nbs/17_wais.ipynb #9894891e
 def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
     "RFC 1630's `waisaddress` (`waisindex | waisdoc`, factored), `wpath`, `database`, `wtype` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
@@ -115,3 +116,7 @@ def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> Non
     database, wtype, wpath = (G.Rule(n, G.Rep(P['uchar'])) for n in ('database', 'wtype', 'wpath'))
     rest = G.Alt(G.Seq(G.Lit('?'), P['search']), G.Seq(G.Lit('/'), wtype, G.Lit('/'), wpath))     # waisindex | waisdoc (else waisdatabase)
     S['wais'] = G.Rule('waisurl', G.Seq(G.Lit('wais://'), P['hostport'], G.Lit('/'), database, G.Opt(rest)))
+
+# %% ../../nbs/17_wais.ipynb #5056fa58
+declare({"wais": SchemeEntry(parser=_parse_wais, default_port=210, login=_LOGIN, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,   # RFC 1738 §3.9: port 210
+    no_retrieval="needs a WAIS (Z39.50) client; uri1630 has none")})
