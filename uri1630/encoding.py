@@ -436,8 +436,12 @@ def _part_reason(part:str, ra:Optional[str], rb:Optional[str], ca:Optional[str],
     if ra == rb: return None
     if ra is None or rb is None: return _absent_reason(part, ra if ra is not None else rb)
     if ca == cb: return _equal_reason(part, ra, rb)
-    a, b, i = _first_diff(ca or '', cb or '')   # both present here: ra and rb are
-    if _in_password(ca or '', cb or '', i): return Reason(part, 'different', f"the {part}s differ inside the password (not shown)")
+    return _differ_reason(part, ca or '', cb or '')   # both present here: ra and rb are
+
+def _differ_reason(part:str, ca:str, cb:str) -> Reason:
+    "Why parts whose canonical forms `ca`, `cb` differ are different URIs: a reserved character, or any other character"
+    a, b, i = _first_diff(ca, cb)
+    if _in_password(ca, cb, i): return Reason(part, 'different', f"the {part}s differ inside the password (not shown)")
     if a and b and _tokval(a) == _tokval(b):
         c = _tokval(a)
         return Reason(part, 'reserved', f"{(a if len(a) == 3 else b)} is not {c}: {_WHY_RESERVED.get(c, f'{c!r} is reserved and means something else when encoded')}")
