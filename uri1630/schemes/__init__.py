@@ -138,8 +138,8 @@ class SchemeURL:
     def _repr_markdown_(self) -> str:
         "The URL and a table of its parts (*absent* for `None`, *void* for `''`)"
         cell: Callable[[object], str] = lambda v: '*absent*' if v is None else '*void*' if v == '' else f"`{_masked(v) if isinstance(v, str) else v!r}`"
-        hide = lambda f, v: '***' if not f.repr and v else v   # a field kept out of repr (the password) is shown as *** when present
-        rows = '\n'.join(f"| {f.name} | {cell(hide(f, getattr(self, f.name)))} |" for f in fields(self) if f.name != 'text')
+        values = {f.name: ('***' if not f.repr and getattr(self, f.name) else getattr(self, f.name)) for f in fields(self)}   # out of repr (the password): ***
+        rows = '\n'.join(f"| {k} | {cell(v)} |" for k, v in values.items() if k != 'text')
         return f"`{_masked(self.text)}` — {type(self).__name__}\n\n| part | value |\n|---|---|\n{rows}"   # RFC 1738 §6: no password shown
 
 # %% ../../nbs/09_specific_schemes.ipynb #90cb998f
