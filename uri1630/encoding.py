@@ -246,6 +246,8 @@ def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list
     if type(encoding) is not str or type(reserved) is not str: _need_str(encoding, 'encoding'); _need_str(reserved, 'reserved')
     if trace is None and _plain(L, reserved).fullmatch(text): return text   # shortcut: no part has anything to change
     v = _registered(text)                             # a URL of a registered scheme: RFC 1738's rules (see below)
+    if v is None and not _URL_TEXT.fullmatch(text):  # with characters no URL holds unencoded: a URL once they are encoded?
+        v = _registered(_encode_unsafe(text, encoding))
     if v is not None:
         if text[:1] != '<': return _url_level_or_refuse(text, v, L, encoding, reserved, trace)
         t: Optional[list[tuple[str, str, int, str]]] = None if trace is None else []
@@ -298,8 +300,17 @@ def _url_level(L:Level) -> Level:
     high = L.name == 'decoded' and L is LEVELS['decoded']      # RFC 1630: the Latin-1 string "handled intact" (not for transport)
     return Level(L.name, L.literal & (_URL_LITERAL | (_LATIN1_HIGH if high else frozenset())), L.description, L.beyond_latin1 and high)
 
+_URL_TEXT = re.compile(f"{_cls(_URL_LITERAL | _URL_KEPT)}*")   # the characters a URL may hold unencoded, '%' and '#' besides
+
+def _encode_unsafe(text:str, encoding:str) -> str:
+    "`text` with every character no URL holds unencoded (unsafe, 8-bit, control) encoded; '' if one has no code in `encoding`"
+    keep = _URL_LITERAL | _URL_KEPT
+    try: return ''.join(c if c in keep else _encode_char(c, encoding, text, i) for i, c in enumerate(text))
+    except (URIError, ValueError): return ''
+
 def _registered(text:str) -> Optional[Any]:
     "The scheme object `parse_url` reads from `text` (RFC 1738's reading), or None: not a URL of a registered scheme"
+    if not text: return None
     from uri1630.schemes import parse_url, GenericURL       # a layer above this one: imported on use
     try: u = parse_url(text)
     except (URIError, ValueError): return None
