@@ -18,7 +18,7 @@ from uri1630.encoding import LEVELS
 from uri1630.schemes import GenericURL
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
-KEPT = set(";/?:@=&#%+")
+KEPT = set(";/?:@=&#%")
 ESC = re.compile('%([0-9A-Fa-f]{2})')
 
 def form(v):

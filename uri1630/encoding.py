@@ -244,7 +244,7 @@ def _scheme_guard(path:str) -> bool:
 def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]=None) -> str:
     "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
     if type(encoding) is not str or type(reserved) is not str: _need_str(encoding, 'encoding'); _need_str(reserved, 'reserved')
-    if trace is None and _plain(L, reserved).fullmatch(text): return text   # shortcut: no part has anything to change
+    if trace is None and _plain(L, reserved).fullmatch(text) and _URL_TEXT.fullmatch(text): return text   # shortcut: nothing to change
     v = _registered(text)                             # a URL of a registered scheme: RFC 1738's rules (see below)
     if v is None and not _URL_TEXT.fullmatch(text):  # with characters no URL holds unencoded: a URL once they are encoded?
         v = _registered(_encode_unsafe(text, encoding))
@@ -317,8 +317,8 @@ def _registered(text:str) -> Optional[Any]:
     return None if isinstance(u, GenericURL) else u
 
 def _field_form(v:Any) -> Any:
-    "A parsed field with the escapes of characters that are not reserved decoded: fields compared whatever a level did to their encoding"
-    if isinstance(v, str): return _ESC_RE.sub(lambda m: m.group().upper() if m.group(1) is None or chr(int(m.group(1), 16)) in _URL_KEPT | {'+'}
+    "A parsed field with the escapes of characters that are not reserved decoded: fields compared whatever a level did to their encoding (a search's '+' and %2B are never changed)"
+    if isinstance(v, str): return _ESC_RE.sub(lambda m: m.group().upper() if m.group(1) is None or chr(int(m.group(1), 16)) in _URL_KEPT
                                               else chr(int(m.group(1), 16)), v)
     if isinstance(v, tuple): return tuple(_field_form(x) for x in v)
     return v
@@ -387,7 +387,7 @@ def _url_level_or_refuse(text:str, u:Any, L:Level, encoding:str, reserved:str, t
         try:
             if _fields(parse_url(out)) == want: return _traced(out, trace, t)
         except URIError: pass
-    raise URIError(f"this {u.scheme}: URL cannot be written at level {L.name!r} and still name the same object (RFC 1738 §2.2)", text, text.find(':') + 1, 'escape')
+    raise URIError(f"this {u.scheme}: URL cannot be written at level {L.name!r} and still name the same object (RFC 1738 §2.2)", text, text.find(':') + 1, 'level')
 
 def _traced(out:str, trace:Optional[list[tuple[str, str, int, str]]], t:Optional[list[tuple[str, str, int, str]]]) -> str:
     if trace is not None and t is not None: trace += t
@@ -439,9 +439,16 @@ def explain_level(uri:Union[str, URI], level:Union[str, Level, frozenset[str]]="
     return tuple(Change(src, out, pos, char_class(src), why) for src, out, pos, why in trace)
 
 # %% ../nbs/06_encoding.ipynb #012c9e4c
+def _canon(uri:Union[str, URI], encoding:str, reserved:str) -> str:
+    "`canonical(uri)`; a URL that no level can write (see \"Levels within a URL of a registered scheme\") is compared as written"
+    try: return canonical(uri, encoding, reserved)
+    except URIError as e:
+        if e.rule != 'level': raise
+        return _uri_text(uri)
+
 def _comparable(uri:Union[str, URI], encoding:str, reserved:str, scheme_aware:bool=False) -> str:
     "Canonical form, with a void fragment-id dropped: 'with or without the hash sign' it means the whole object"
-    s = canonical(uri, encoding, reserved)
+    s = _canon(uri, encoding, reserved)
     s = s[:-1] if s.endswith('#') and s.find('#') == len(s) - 1 else s
     return _site_form(s)[0] if scheme_aware else s
 
@@ -570,7 +577,7 @@ def compare(a:Union[str, URI],       # one URI or partial form
            ) -> Comparison:
     "Compare `a` and `b` at the same encoding level, part by part, with a reason for every difference"
     ra, rb = parse(_uri_text(a, 'a')), parse(_uri_text(b, 'b'))
-    sa, sb = canonical(a, encoding, reserved), canonical(b, encoding, reserved)
+    sa, sb = _canon(a, encoding, reserved), _canon(b, encoding, reserved)
     site: tuple[Reason, ...] = ()
     if scheme_aware:
         (sa, ka), (sb, kb) = _site_form(sa), _site_form(sb)
