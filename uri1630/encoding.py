@@ -318,15 +318,20 @@ def _registered(text:str) -> Optional[Any]:
 
 def _field_form(v:Any) -> Any:
     "A parsed field with the escapes of characters that are not reserved decoded: fields compared whatever a level did to their encoding (a search's '+' and %2B are never changed)"
-    if isinstance(v, str): return _ESC_RE.sub(lambda m: m.group().upper() if m.group(1) is None or chr(int(m.group(1), 16)) in _URL_KEPT
+    if isinstance(v, str): return v if '%' not in v else _ESC_RE.sub(lambda m: m.group().upper() if m.group(1) is None or chr(int(m.group(1), 16)) in _URL_KEPT
                                               else chr(int(m.group(1), 16)), v)
     if isinstance(v, tuple): return tuple(_field_form(x) for x in v)
     return v
 
 def _fields(u:Any) -> tuple[Any, ...]:
     "The parsed fields of scheme object `u` (all but the text), in the form `_field_form` gives"
+    return (type(u),) + tuple(_field_form(getattr(u, f)) for f in _field_names(type(u)))
+
+@lru_cache(maxsize=64)
+def _field_names(cls:type) -> tuple[str, ...]:
+    "The names of the fields of scheme class `cls`, but its text"
     from dataclasses import fields
-    return tuple(_field_form(getattr(u, f.name)) for f in fields(u) if f.name != 'text')
+    return tuple(f.name for f in fields(cls) if f.name != 'text')
 
 def _login_end(text:str, i:int, u:Any) -> tuple[int, int, int]:
     "For the `//` login at `text[i]`: `(at, colon, end)` split as the scheme's parser splits it (`parse_login`); at, colon -1 when absent"
@@ -383,7 +388,7 @@ def _url_level_or_refuse(text:str, u:Any, L:Level, encoding:str, reserved:str, t
     for keep in (frozenset(), frozenset(c for c in text if c != '%')):   # second try: a character the scheme needs unencoded stays so
         t: Optional[list[tuple[str, str, int, str]]] = None if trace is None else []
         out = _url_to_level(text, u, UL, encoding, reserved, keep, t)
-        if not transport: return _traced(out, trace, t)
+        if not transport or out == text: return _traced(out, trace, t)   # the URL itself parses back to itself
         try:
             if _fields(parse_url(out)) == want: return _traced(out, trace, t)
         except URIError: pass
