@@ -245,15 +245,8 @@ def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list
     "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
     if type(encoding) is not str or type(reserved) is not str: _need_str(encoding, 'encoding'); _need_str(reserved, 'reserved')
     if trace is None and _plain(L, reserved).fullmatch(text) and _URL_TEXT.fullmatch(text): return text   # shortcut: nothing to change
-    v = _registered(text)                             # a URL of a registered scheme: RFC 1738's rules (see below)
-    if v is None and not _URL_TEXT.fullmatch(text):  # with characters no URL holds unencoded: a URL once they are encoded?
-        v = _registered(_encode_unsafe(text, encoding))
-    if v is not None:
-        if text[:1] != '<': return _url_level_or_refuse(text, v, L, encoding, reserved, trace)
-        t: Optional[list[tuple[str, str, int, str]]] = None if trace is None else []
-        out = '<' + _to_level(text[1:-1], L, encoding, reserved, t) + '>'   # `<URL:…>`: the URL inside, at its level
-        if trace is not None and t is not None: trace += [(a, b, p + 1, w) for a, b, p, w in t]
-        return out
+    r = _to_level_url(text, L, encoding, reserved, trace)   # a URL of a registered scheme: RFC 1738's rules (see below)
+    if r is not None: return r
     u = parse(text)
     off, parts = 0, []
     if u.scheme is not None:
@@ -272,6 +265,17 @@ def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list
         parts += [delim, _convert(part, off, L, reserved_set(name, reserved), encoding, text, trace)]
         off += len(part) + 1
     return ''.join(parts)
+
+def _to_level_url(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]) -> Optional[str]:
+    "`text` at level `L` by RFC 1738's rules if it is a URL of a registered scheme (once its unsafe characters are encoded); else None"
+    v = _registered(text)
+    if v is None and not _URL_TEXT.fullmatch(text): v = _registered(_encode_unsafe(text, encoding))
+    if v is None: return None
+    if text[:1] != '<': return _url_level_or_refuse(text, v, L, encoding, reserved, trace)
+    t: Optional[list[tuple[str, str, int, str]]] = None if trace is None else []
+    out = '<' + _to_level(text[1:-1], L, encoding, reserved, t) + '>'   # `<URL:…>`: the URL inside, at its level
+    if trace is not None and t is not None: trace += [(a, b, p + 1, w) for a, b, p, w in t]
+    return out
 
 @lru_cache(maxsize=64)
 def _plain(L:Level, reserved:str) -> re.Pattern[str]:
@@ -356,21 +360,7 @@ def _url_to_level(text:str, u:Any, L:Level, encoding:str, reserved:str, keep:fro
     R = {p: reserved_set(p, reserved) | _URL_KEPT | keep for p in ('path', 'search', 'fragment', 'login')}
     i = s
     if text.startswith('//', s) and hasattr(u, 'host'):    # RFC 1738 §3.1: //<user>:<password>@<host>:<port>
-        at, c, k = _login_end(text, s + 2, u)
-        parts.append('//')
-        if trace is not None: trace.append(('//', '//', s, 'kept: reserved character in its reserved role'))
-        if at >= 0:                                          # user and password at the level; the ':' and '@' that delimit them kept
-            ue = c if c >= 0 else at
-            parts.append(_convert(text[s+2:ue], s + 2, L, R['login'], encoding, text, trace))
-            if c >= 0:
-                if trace is not None: trace.append((':', ':', c, 'kept: it ends the user name (RFC 1738 §3.1)'))
-                parts += [':', _convert(text[c+1:at], c + 1, L, R['login'], encoding, text, trace)]
-            if trace is not None: trace.append(('@', '@', at, 'kept: it ends the user name or password (RFC 1738 §3.1)'))
-            parts.append('@')
-        h = at + 1 if at >= 0 else s + 2
-        parts.append(text[h:k])
-        if trace is not None and k > h: trace.append((text[h:k], text[h:k], h, 'kept: the host and port are written as they are (RFC 1738 §3.1)'))
-        i = k
+        i = _url_login(text, s, u, L, R['login'], encoding, parts, trace)
     f = text.find('#', i); f = len(text) if f < 0 else f
     q = text.find('?', i, f); q = f if q < 0 else q
     parts.append(_convert_path(text[i:q], i, L, R['path'], encoding, text, trace))
@@ -379,6 +369,24 @@ def _url_to_level(text:str, u:Any, L:Level, encoding:str, reserved:str, keep:fro
         if trace is not None: trace.append((delim, delim, a, 'kept: reserved character in its reserved role'))
         parts += [delim, _convert(text[a+1:e], a + 1, L, R[name], encoding, text, trace)]
     return ''.join(parts)
+
+def _url_login(text:str, s:int, u:Any, L:Level, R:frozenset[str], encoding:str, parts:list[str], trace:Optional[list[tuple[str, str, int, str]]]) -> int:
+    "Write the `//` login at `text[s]` to `parts` (user and password at level `L`, host and port as written); the index after it"
+    at, c, k = _login_end(text, s + 2, u)
+    parts.append('//')
+    if trace is not None: trace.append(('//', '//', s, 'kept: reserved character in its reserved role'))
+    if at >= 0:                                          # user and password at the level; the ':' and '@' that delimit them kept
+        ue = c if c >= 0 else at
+        parts.append(_convert(text[s+2:ue], s + 2, L, R, encoding, text, trace))
+        if c >= 0:
+            if trace is not None: trace.append((':', ':', c, 'kept: it ends the user name (RFC 1738 §3.1)'))
+            parts += [':', _convert(text[c+1:at], c + 1, L, R, encoding, text, trace)]
+        if trace is not None: trace.append(('@', '@', at, 'kept: it ends the user name or password (RFC 1738 §3.1)'))
+        parts.append('@')
+    h = at + 1 if at >= 0 else s + 2
+    parts.append(text[h:k])
+    if trace is not None and k > h: trace.append((text[h:k], text[h:k], h, 'kept: the host and port are written as they are (RFC 1738 §3.1)'))
+    return k
 
 def _url_level_or_refuse(text:str, u:Any, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]) -> str:
     "`_url_to_level`, checked: the URL built parses back to `u`'s fields; else the characters written unencoded keep their state; else a `URIError`"
