@@ -331,11 +331,15 @@ def _fields(u:Any) -> tuple[Any, ...]:
     "The parsed fields of scheme object `u` (all but the text), in the form `_field_form` gives"
     return (type(u),) + tuple(_field_form(getattr(u, f)) for f in _field_names(type(u)))
 
-@lru_cache(maxsize=64)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
 def _field_names(cls:type) -> tuple[str, ...]:
-    "The names of the fields of scheme class `cls`, but its text"
-    from dataclasses import fields
-    return tuple(f.name for f in fields(cls) if f.name != 'text')
+    "The names of the fields of scheme class `cls`, but its text (computed once a class)"
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        from dataclasses import fields
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls) if f.name != 'text')
+    return names
 
 def _login_end(text:str, i:int, u:Any) -> tuple[int, int, int]:
     "For the `//` login at `text[i]`: `(at, colon, end)` split as the scheme's parser splits it (`parse_login`); at, colon -1 when absent"
