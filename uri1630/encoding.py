@@ -10,9 +10,9 @@ __all__ = ['ALNUM', 'ESCAPE_SAFE', 'LEVELS', 'escape', 'unescape', 'reserved_set
 import re
 from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
-from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded, _password_spans
+from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded, _password_spans, _login_split
 from functools import lru_cache
-from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, ESCAPE_RE, _HEX2, describe_char, _cls
+from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, RFC1738_SAFE, RFC1738_EXTRA, ESCAPE_RE, _HEX2, describe_char, _cls
 from .syntax import URI, parse
 from .catalog import DEFAULT_PORTS   # scheme name -> default port, read from the scheme records (a layer below)
 
@@ -245,7 +245,9 @@ def _scheme_guard(path:str) -> bool:
 def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]=None) -> str:
     "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
     if type(encoding) is not str or type(reserved) is not str: _need_str(encoding, 'encoding'); _need_str(reserved, 'reserved')
-    if trace is None and _plain(L, reserved).fullmatch(text): return text   # shortcut: no part has anything to change
+    if trace is None and _plain(L, reserved).fullmatch(text) and _URL_TEXT.fullmatch(text): return text   # shortcut: nothing to change
+    r = _to_level_url(text, L, encoding, reserved, trace)   # a URL of a registered scheme: RFC 1738's rules (see below)
+    if r is not None: return r
     u = parse(text)
     off, parts = 0, []
     if u.scheme is not None:
@@ -265,6 +267,17 @@ def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list
         off += len(part) + 1
     return ''.join(parts)
 
+def _to_level_url(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]) -> Optional[str]:
+    "`text` at level `L` by RFC 1738's rules if it is a URL of a registered scheme (once its unsafe characters are encoded); else None"
+    v = _registered(text)
+    if v is None and not _URL_TEXT.fullmatch(text): v = _registered(_encode_unsafe(text, encoding))
+    if v is None: return None
+    if text[:1] != '<': return _url_level_or_refuse(text, v, L, encoding, reserved, trace)
+    t: Optional[list[tuple[str, str, int, str]]] = None if trace is None else []
+    out = '<' + _to_level(text[1:-1], L, encoding, reserved, t) + '>'   # `<URL:…>`: the URL inside, at its level
+    if trace is not None and t is not None: trace += [(a, b, p + 1, w) for a, b, p, w in t]
+    return out
+
 @lru_cache(maxsize=64)
 def _plain(L:Level, reserved:str) -> re.Pattern[str]:
     "A regex for text that is at level `L` in every part already: characters kept in all parts, no escape"
@@ -278,6 +291,126 @@ def to_level(uri:Union[str, URI],               # the URI or partial form (text 
             ) -> str:
     "Re-encode `uri` at `level` without changing its meaning: reserved characters keep their state, valid escapes are never double-encoded"
     return _to_level(_uri_text(uri), as_level(level), encoding, reserved)
+
+# %% ../nbs/06_encoding.ipynb #45f01cb9
+# RFC 1738 §2.2: "Thus, only alphanumerics, the special characters "$-_.+!*'(),", and reserved characters used for their
+# reserved purposes may be used unencoded within a URL."  (reserved = ";" | "/" | "?" | ":" | "@" | "=" | "&")
+_URL_LITERAL = frozenset(ALNUM + RFC1738_SAFE + RFC1738_EXTRA)   # what a level may decode in a URL of a registered scheme
+_URL_KEPT = frozenset(RFC1738_RESERVED + "#%")                   # what keeps its state there: reserved, encoded or not
+_LATIN1_HIGH = frozenset(_LATIN1_PRINTABLE)
+
+@lru_cache(maxsize=16)
+def _url_level(L:Level) -> Level:
+    "Level `L` within a URL of a registered scheme: it decodes no character that RFC 1738 says must be encoded (`decoded` keeps Latin-1 intact)"
+    high = L.name == 'decoded' and L is LEVELS['decoded']      # RFC 1630: the Latin-1 string "handled intact" (not for transport)
+    return Level(L.name, L.literal & (_URL_LITERAL | (_LATIN1_HIGH if high else frozenset())), L.description, L.beyond_latin1 and high)
+
+_URL_TEXT = re.compile(f"{_cls(_URL_LITERAL | _URL_KEPT)}*")   # the characters a URL may hold unencoded, '%' and '#' besides
+
+def _encode_unsafe(text:str, encoding:str) -> str:
+    "`text` with every character no URL holds unencoded (unsafe, 8-bit, control) encoded; '' if one has no code in `encoding`"
+    keep = _URL_LITERAL | _URL_KEPT
+    try: return ''.join(c if c in keep else _encode_char(c, encoding, text, i) for i, c in enumerate(text))
+    except (URIError, ValueError): return ''
+
+def _registered(text:str) -> Optional[Any]:
+    "The scheme object `parse_url` reads from `text` (RFC 1738's reading), or None: not a URL of a registered scheme"
+    if not text: return None
+    from uri1630.schemes import parse_url, GenericURL       # a layer above this one: imported on use
+    try: u = parse_url(text)
+    except (URIError, ValueError): return None
+    return None if isinstance(u, GenericURL) else u
+
+def _field_form(v:Any) -> Any:
+    "A parsed field with the escapes of characters that are not reserved decoded: fields compared whatever a level did to their encoding (a search's '+' and %2B are never changed)"
+    if isinstance(v, str): return v if '%' not in v else _ESC_RE.sub(lambda m: m.group().upper() if m.group(1) is None or chr(int(m.group(1), 16)) in _URL_KEPT
+                                              else chr(int(m.group(1), 16)), v)
+    if isinstance(v, tuple): return tuple(_field_form(x) for x in v)
+    return v
+
+def _fields(u:Any) -> tuple[Any, ...]:
+    "The parsed fields of scheme object `u` (all but the text), in the form `_field_form` gives"
+    return (type(u),) + tuple(_field_form(getattr(u, f)) for f in _field_names(type(u)))
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+def _field_names(cls:type) -> tuple[str, ...]:
+    "The names of the fields of scheme class `cls`, but its text (computed once a class)"
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        from dataclasses import fields
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls) if f.name != 'text')
+    return names
+
+def _login_end(text:str, i:int, u:Any) -> tuple[int, int, int]:
+    "For the `//` login at `text[i]`: `(at, colon, end)` split as the scheme's parser splits it (`parse_login`); at, colon -1 when absent"
+    if getattr(u, 'user', None) is not None:                 # user:password@host:port, read to the first '/' (parse_login's stop)
+        j = text.find('/', i); j = len(text) if j < 0 else j
+        h = text.find('#', i, j); j = j if h < 0 else h
+        at, c = _login_split(text, i, j)
+    else: at, c = -1, -1
+    k = (at + 1 if at >= 0 else i) + len(getattr(u, 'host', ''))     # the host, as written (no escapes: RFC 1738 §3.1)
+    if text.startswith(':', k):                              # the port, as written: decimal digits
+        k += 1
+        while k < len(text) and text[k] in DIGIT: k += 1
+    return at, c, k
+
+def _url_to_level(text:str, u:Any, L:Level, encoding:str, reserved:str, keep:frozenset[str], trace:Optional[list[tuple[str, str, int, str]]]) -> str:
+    "Bring `text`, a URL of a registered scheme read as `u`, to level `L` by RFC 1738's rules; `keep`: more characters that keep their state"
+    b = 4 if text[:4].lower() == 'url:' else 0
+    s = text.find(':', b) + 1                                # just after the scheme name's ':'
+    parts = [text[:s]]
+    if trace is not None: trace += [(text[:s-1], text[:s-1], 0, 'kept: the scheme name is not re-encoded'),
+                                    (':', ':', s - 1, 'kept: reserved character in its reserved role')]
+    R = {p: reserved_set(p, reserved) | _URL_KEPT | keep for p in ('path', 'search', 'fragment', 'login')}
+    i = s
+    if text.startswith('//', s) and hasattr(u, 'host'):    # RFC 1738 §3.1: //<user>:<password>@<host>:<port>
+        i = _url_login(text, s, u, L, R['login'], encoding, parts, trace)
+    f = text.find('#', i); f = len(text) if f < 0 else f
+    q = text.find('?', i, f); q = f if q < 0 else q
+    parts.append(_convert_path(text[i:q], i, L, R['path'], encoding, text, trace))
+    for delim, a, e, name in (('?', q, f, 'search'), ('#', f, len(text), 'fragment')):
+        if a >= len(text) or text[a] != delim: continue
+        if trace is not None: trace.append((delim, delim, a, 'kept: reserved character in its reserved role'))
+        parts += [delim, _convert(text[a+1:e], a + 1, L, R[name], encoding, text, trace)]
+    return ''.join(parts)
+
+def _url_login(text:str, s:int, u:Any, L:Level, R:frozenset[str], encoding:str, parts:list[str], trace:Optional[list[tuple[str, str, int, str]]]) -> int:
+    "Write the `//` login at `text[s]` to `parts` (user and password at level `L`, host and port as written); the index after it"
+    at, c, k = _login_end(text, s + 2, u)
+    parts.append('//')
+    if trace is not None: trace.append(('//', '//', s, 'kept: reserved character in its reserved role'))
+    if at >= 0:                                          # user and password at the level; the ':' and '@' that delimit them kept
+        ue = c if c >= 0 else at
+        parts.append(_convert(text[s+2:ue], s + 2, L, R, encoding, text, trace))
+        if c >= 0:
+            if trace is not None: trace.append((':', ':', c, 'kept: it ends the user name (RFC 1738 §3.1)'))
+            parts += [':', _convert(text[c+1:at], c + 1, L, R, encoding, text, trace)]
+        if trace is not None: trace.append(('@', '@', at, 'kept: it ends the user name or password (RFC 1738 §3.1)'))
+        parts.append('@')
+    h = at + 1 if at >= 0 else s + 2
+    parts.append(text[h:k])
+    if trace is not None and k > h: trace.append((text[h:k], text[h:k], h, 'kept: the host and port are written as they are (RFC 1738 §3.1)'))
+    return k
+
+def _url_level_or_refuse(text:str, u:Any, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]) -> str:
+    "`_url_to_level`, checked: the URL built parses back to `u`'s fields; else the characters written unencoded keep their state; else a `URIError`"
+    from uri1630.schemes import parse_url
+    want, UL = _fields(u), _url_level(L)
+    transport = UL.name != 'decoded'                         # `decoded` is not for transport: its check is through `canonical`
+    for keep in (frozenset(), frozenset(c for c in text if c != '%')):   # second try: a character the scheme needs unencoded stays so
+        t: Optional[list[tuple[str, str, int, str]]] = None if trace is None else []
+        out = _url_to_level(text, u, UL, encoding, reserved, keep, t)
+        if not transport or out == text: return _traced(out, trace, t)   # the URL itself parses back to itself
+        try:
+            if _fields(parse_url(out)) == want: return _traced(out, trace, t)
+        except URIError: pass
+    raise URIError(f"this {u.scheme}: URL cannot be written at level {L.name!r} and still name the same object (RFC 1738 §2.2)", text, text.find(':') + 1, 'level')
+
+def _traced(out:str, trace:Optional[list[tuple[str, str, int, str]]], t:Optional[list[tuple[str, str, int, str]]]) -> str:
+    if trace is not None and t is not None: trace += t
+    return out
+
 
 # %% ../nbs/06_encoding.ipynb #0588a7d1
 def canonical(uri:Union[str, URI],    # the URI or partial form, text or parsed
@@ -324,9 +457,16 @@ def explain_level(uri:Union[str, URI], level:Union[str, Level, frozenset[str]]="
     return tuple(Change(src, out, pos, char_class(src), why) for src, out, pos, why in trace)
 
 # %% ../nbs/06_encoding.ipynb #012c9e4c
+def _canon(uri:Union[str, URI], encoding:str, reserved:str) -> str:
+    "`canonical(uri)`; a URL that no level can write (see \"Levels within a URL of a registered scheme\") is compared as written"
+    try: return canonical(uri, encoding, reserved)
+    except URIError as e:
+        if e.rule != 'level': raise
+        return _uri_text(uri)
+
 def _comparable(uri:Union[str, URI], encoding:str, reserved:str, scheme_aware:bool=False) -> str:
     "Canonical form, with a void fragment-id dropped: 'with or without the hash sign' it means the whole object"
-    s = canonical(uri, encoding, reserved)
+    s = _canon(uri, encoding, reserved)
     s = s[:-1] if s.endswith('#') and s.find('#') == len(s) - 1 else s
     return _site_form(s)[0] if scheme_aware else s
 
@@ -466,7 +606,7 @@ def compare(a:Union[str, URI],       # one URI or partial form
            ) -> Comparison:
     "Compare `a` and `b` at the same encoding level, part by part, with a reason for every difference"
     ra, rb = parse(_uri_text(a, 'a')), parse(_uri_text(b, 'b'))
-    sa, sb = canonical(a, encoding, reserved), canonical(b, encoding, reserved)
+    sa, sb = _canon(a, encoding, reserved), _canon(b, encoding, reserved)
     site: tuple[Reason, ...] = ()
     if scheme_aware:
         (sa, ka), (sb, kb) = _site_form(sa), _site_form(sb)
