@@ -114,8 +114,8 @@ def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `
               rfc:str="1738",   # "1738" or "1630": whose reading to follow where the RFCs disagree
              ) -> Source:
     "Read the wrapper, prefix, scheme name and fragment id of `text`: the `Source` a scheme parser reads"
-    if type(text) is not str: _need_str(text)
-    if type(rfc) is not str: rfc = str.__str__(_need_str(rfc, 'rfc'))   # a str subclass is read as its str; anything else is a TypeError
+    if type(text) is not str: text = _need_str(text)
+    if type(rfc) is not str: rfc = _need_str(rfc, 'rfc')   # a str subclass is read as its str; anything else is a TypeError
     if rfc not in _SCHEME_CHARS: raise ValueError(f"rfc must be '1738' or '1630', not {rfc!r}")
     i, end = 0, len(text)
     if text.startswith('<'):
@@ -235,7 +235,7 @@ def _same(f:Callable[..., object], g:Callable[..., object]) -> bool: return f is
 
 def _register(name:str, slot:str, fn:Callable[..., Any], replace:bool, rule:str) -> None:
     "Set `slot` (parser, retrieval or risks) of scheme `name`'s entry under the lock; a different taken slot needs `replace`"
-    _need_str(name, 'name')
+    name = _need_str(name, 'name')
     if not callable(fn): raise TypeError(f"{slot} must be callable")
     _read_scheme(name + ':', 0, len(name) + 1, "1738")         # a valid RFC 1738 scheme name, or URISyntaxError
     key = name.lower()

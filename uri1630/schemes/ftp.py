@@ -173,8 +173,8 @@ def ftp_session(host:str,          # the FTP server's host
     from uri1630.retrieve import RetrievalError, _options   # the transport, imported on the first retrieval
     o = o or _options(f"ftp://{host}:{port}/", **kw)
     if o.proxy: raise ValueError("ftp_session talks to the server itself: for a gateway, use retrieve(url, proxy=...)")
+    commands = [_need_str(cmd, 'command') for cmd in commands]   # each as the exact str it holds
     for cmd in commands:     # RFC 959: a command line is octets ending in CR LF; nothing in it may end it early
-        _need_str(cmd, 'command')
         bad = next((i for i, ch in enumerate(cmd) if ch in '\r\n\0' or ord(ch) > 255), None)
         if bad is not None:
             show = 'PASS ***' if cmd[:5].upper() == 'PASS ' else cmd[:80]
