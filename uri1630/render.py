@@ -182,7 +182,8 @@ def _secret_free(v:object, secrets:tuple[str, ...]) -> object:
         for s in secrets: v = v.replace(s, '***')
         return v
     if isinstance(v, (bytes, bytearray)): return str(_secret_free(bytes(v).decode('latin-1'), secrets)).encode('latin-1')
-    if type(v) in (tuple, list): return type(v)(_secret_free(x, secrets) for x in v)
+    if type(v) is tuple: return tuple(_secret_free(x, secrets) for x in v)
+    if type(v) is list: return [_secret_free(x, secrets) for x in v]
     return v
 
 def _derived(obj:object) -> Iterator[tuple[str, object]]:
