@@ -319,3 +319,33 @@ def test_renderers_worst_cases():
     for text in ("<a" * 5000, " " * 10000, "\x00" * 10000, "http://h/" + "%41" * 3000, "x:" + "/" * 10000, "".join(chr(0x100 + k) for k in range(5000))):
         for html in (R.level_html(text), R.level_html(text, "alphanumeric"), R.parse_html(text)):
             assert len(html) <= FACTOR * len(text) + FRAME, (text[:10], len(html))
+
+
+# ---- #20 invariant 12, attacker's finding 6: a str subclass that overrides its methods is read as the str it holds ----
+
+class _Hostile(str):
+    def __len__(self): return 1
+    def __getitem__(self, k): return 'e'
+    def __iter__(self): return iter('e')
+    def find(self, *a): return 0
+    def split(self, *a, **k): return ['evil']
+    def startswith(self, *a): return True
+    def endswith(self, *a): return True
+    def lower(self): return 'evil'
+
+
+@pytest.mark.parametrize("name", ["escape", "unescape", "canonical", "to_level", "split_fragment"])
+def test_str_subclass_is_read_as_its_str(name):
+    import uri1630
+    f, u = getattr(uri1630, name), 'http://h/a%41?b#c'
+    assert f(_Hostile(u)) == f(u)
+
+
+@pytest.mark.parametrize("name", ["find_urls", "extract"])
+def test_str_subclass_does_not_hang_the_context_functions(name):
+    import subprocess, sys
+    code = ("import uri1630,sys; sys.path.insert(0,'tests'); from test_invariants_parse import _Hostile; "
+            f"print(uri1630.{name}(_Hostile('see <URL:http://h/> x')) == uri1630.{name}('see <URL:http://h/> x'))")
+    try: p = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=10)
+    except subprocess.TimeoutExpired: pytest.fail(f"{name} on a str subclass did not return in 10 s")
+    assert p.stdout.strip() == 'True', p.stderr[-500:]

@@ -124,7 +124,7 @@ def _load_builtins() -> None:
 # RFC 1738 §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]  (interpreters ignore case)
 def _check_name(name:str) -> str:
     "`name` in lower case, if it is an RFC 1738 scheme name; else `URISyntaxError`"
-    _need_str(name, 'name')
+    name = _need_str(name, 'name')
     if not name or name[0] not in ALPHA: raise URISyntaxError("a scheme name starts with a letter", name, 0, 'scheme')
     bad = next((i for i, c in enumerate(name) if c not in RFC1738_SCHEME), None)
     if bad is not None:
@@ -175,7 +175,7 @@ def _merge(key:str, old:SchemeEntry, new:SchemeEntry, replace:bool, rule:str) ->
 # %% ../nbs/09a_scheme_records.ipynb #8258905b
 def _register(name:str, slot:str, fn:Callable[..., Any], replace:bool, rule:str) -> None:
     "Set `slot` (parser, retrieval, risks, fast) of scheme `name`'s record under the lock; a different taken slot needs `replace`"
-    _need_str(name, 'name')
+    name = _need_str(name, 'name')
     if not callable(fn): raise TypeError(f"{slot} must be callable")
     key = _check_name(name)
     _load_for(key)                                        # a built-in is taken before anyone else may take it

@@ -213,7 +213,7 @@ def _accepting(uri:str, rejected_by:str) -> Iterator[str]:
 
 def other_grammars(uri:str, rejected_by:str) -> list[str]:
     "The registered grammars other than `rejected_by` that accept `uri`, the main three first"
-    if type(uri) is not str or type(rejected_by) is not str: _need_str(uri, 'uri'); _need_str(rejected_by, 'rejected_by')
+    if type(uri) is not str or type(rejected_by) is not str: uri, rejected_by = _need_str(uri, 'uri'), _need_str(rejected_by, 'rejected_by')
     return list(_accepting(uri, rejected_by))
 
 def _hint(uri:str, grammar:str) -> str:

@@ -53,9 +53,10 @@ def find_urls(text:str,              # free text: mail, news, a printed page
               grammar:Optional[str]=None, # if given, a URL must also be valid in this grammar
              ) -> List[Found]:
     "Every wrapped URL in `text`, in order, as `Found` records (linear time)"
-    _need_str(text)
-    if hyphen not in ('keep', 'drop'): _need_str(hyphen, 'hyphen'); raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")
-    if grammar is not None: _need_str(grammar, 'grammar')
+    text = _need_str(text)
+    if type(hyphen) is not str: hyphen = _need_str(hyphen, 'hyphen')
+    if hyphen not in ('keep', 'drop'): raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")
+    if grammar is not None: grammar = _need_str(grammar, 'grammar')
     out, i, gt = [], 0, -1
     while (lt := text.find('<', i)) >= 0:
         if gt < lt and (gt := text.find('>', lt)) < 0: break      # no '>' left: no wrapper can close
@@ -83,15 +84,16 @@ def extract_stream(chunks:Iterable[str],        # the text in pieces, as read (e
                    grammar:Optional[str]=None,  # if given, a URL must also be valid in this grammar
                   ) -> Iterator[str]:
     "The URLs `extract` finds in the concatenated `chunks`, yielded as each wrapper closes: every character is scanned once"
-    if hyphen not in ('keep', 'drop'): _need_str(hyphen, 'hyphen'); raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")   # checked now, not when iterated
-    if grammar is not None: _need_str(grammar, 'grammar')
+    if type(hyphen) is not str: hyphen = _need_str(hyphen, 'hyphen')
+    if hyphen not in ('keep', 'drop'): raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")   # checked now, not when iterated
+    if grammar is not None: grammar = _need_str(grammar, 'grammar')
     return _stream_urls(iter(chunks), hyphen, bare, grammar)
 
 def _stream_urls(chunks:Iterator[str], hyphen:str, bare:bool, grammar:Optional[str]) -> Iterator[str]:
     "The generator behind `extract_stream`"
     pending: List[str] = []               # the unclosed wrapper so far: from its '<', no '>' in it (never rescanned while it grows)
     for chunk in chunks:
-        _need_str(chunk, 'chunk')
+        chunk = _need_str(chunk, 'chunk')
         gt = chunk.rfind('>')
         if gt < 0:
             lt = chunk.rfind('<')

@@ -35,7 +35,7 @@ def escape(text:str,                # the local name (any text) to encode
            encoding:str="latin-1",  # how characters become octets: RFC 1630's "ISO Latin 1 code", or e.g. "utf-8"
           ) -> str:
     "Encode every character of `text` outside alphanumerics and `safe` as `%` and two upper-case hex digits"
-    _need_str(text); _need_str(safe, 'safe'); _need_str(encoding, 'encoding')
+    text, safe, encoding = _need_str(text), _need_str(safe, 'safe'), _need_str(encoding, 'encoding')
     keep = frozenset(ALNUM + safe) - {'%'}
     return ''.join(c if c in keep else _encode_char(c, encoding, text, i) for i, c in enumerate(text))
 
@@ -51,7 +51,7 @@ def unescape(text:str,               # text holding `%XX` escapes
              future_escapes:bool=False, # leave a `%` not followed by two hex digits as it is, instead of raising
             ) -> str:
     "Decode every `%XX` in `text`; a `%` not followed by two hex digits raises `URISyntaxError` (unless `future_escapes`)"
-    if type(text) is not str or type(encoding) is not str: _need_str(text); _need_str(encoding, 'encoding')
+    if type(text) is not str or type(encoding) is not str: text, encoding = _need_str(text), _need_str(encoding, 'encoding')
     if '%' not in text: return text
     out: list[str]; out, pos, octets, start = [], 0, bytearray(), 0
     for m in _ESC_RE.finditer(text):
@@ -80,9 +80,9 @@ def reserved_set(part:str,                # "path", "search", "fragment" or "log
                  reserved:str="rfc1630",  # whose reserved characters: "rfc1630" or "rfc1738"
                 ) -> frozenset[str]:
     "The characters that keep their encoded or unencoded state in `part`"
+    if type(part) is not str or type(reserved) is not str: part, reserved = _need_str(part, 'part'), _need_str(reserved, 'reserved')
     try: return _RESERVED_SETS[reserved][part]
-    except (KeyError, TypeError):
-        _need_str(part, 'part'); _need_str(reserved, 'reserved')
+    except KeyError:
         if reserved not in _RESERVED_SETS: raise ValueError(f"reserved must be 'rfc1630' or 'rfc1738', not {reserved!r}") from None
         return _RESERVED_SETS[reserved]['path']
 
@@ -121,6 +121,7 @@ def as_level(level:Union[str, Level, frozenset[str], set[str]], # a name in `LEV
     "The `Level` that `level` names or describes"
     if isinstance(level, Level): return level
     if isinstance(level, str):
+        level = _need_str(level, 'level')
         try: return LEVELS[level]
         except KeyError: raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)} (or pass a set of characters)") from None
     if isinstance(level, (set, frozenset)): return Level('custom', frozenset(level), 'a custom safe set')
@@ -233,7 +234,8 @@ def _convert_fast(s:str, off:int, m:_Machine, level:Level, encoding:str, text:st
 # %% ../nbs/06_encoding.ipynb #3165e340
 def _uri_text(uri:Union[str, URI], name:str='uri') -> str:
     "The text of `uri`, a `str` or a `URI`; `TypeError` for anything else (bytes are not silently `str()`-ed)"
-    if isinstance(uri, str): return uri
+    if type(uri) is str: return uri
+    if isinstance(uri, str): return _need_str(uri, name)
     if isinstance(uri, URI): return str(uri)
     raise TypeError(f"{name} must be str or URI, not {type(uri).__name__}")
 
@@ -244,7 +246,7 @@ def _scheme_guard(path:str) -> bool:
 
 def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]=None) -> str:
     "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
-    if type(encoding) is not str or type(reserved) is not str: _need_str(encoding, 'encoding'); _need_str(reserved, 'reserved')
+    if type(encoding) is not str or type(reserved) is not str: encoding, reserved = _need_str(encoding, 'encoding'), _need_str(reserved, 'reserved')
     if trace is None and _plain(L, reserved).fullmatch(text) and _URL_TEXT.fullmatch(text): return text   # shortcut: nothing to change
     r = _to_level_url(text, L, encoding, reserved, trace)   # a URL of a registered scheme: RFC 1738's rules (see below)
     if r is not None: return r
@@ -440,7 +442,7 @@ class Change(NamedTuple):
 
 def char_class(unit:str) -> str:
     "The class of a character or `%XX` escape: alnum, safe, extra, reserved, escape or unsafe"
-    if not _need_str(unit, 'unit'): raise URIError("a void unit has no class: pass a character or a %XX escape", unit, None, 'escape')
+    if not (unit := _need_str(unit, 'unit')): raise URIError("a void unit has no class: pass a character or a %XX escape", unit, None, 'escape')
     if len(unit) >= 3 and unit[0] == '%': return 'escape'
     c = unit[:1]
     if c in ALNUM: return 'alnum'

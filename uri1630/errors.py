@@ -101,10 +101,11 @@ class URIEncodingError(URIError):
 
 # %% ../nbs/00_errors.ipynb #25059b52
 def _need_str(text:Any, name:str='text') -> str:
-    "Raise `TypeError` unless `text` is a `str`"
+    "`text` as the exact `str` it holds (a `str` subclass is read as its `str`, never through its own methods); `TypeError` for anything else"
+    if type(text) is str: return text
     if not isinstance(text, str):
         raise TypeError(f"{name} must be str, not {type(text).__name__}")
-    return text
+    return str.__str__(text)
 
 # %% ../nbs/00_errors.ipynb #9cdbb14f
 def error_at(f:Callable[..., object], *a:Any, **k:Any) -> tuple[Optional[int], Optional[str]]:

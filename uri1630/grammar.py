@@ -121,7 +121,7 @@ class GenericGrammar:
 # %% ../nbs/23_bnf_generic.ipynb #b816a4b4
 def describe_char(c:str) -> str:
     "Name a character and its RFC 1630 class, for error messages"
-    if len(_need_str(c, 'c')) != 1: raise URIError(f"expected one character, not {len(c)}", c)
+    if len(c := _need_str(c, 'c')) != 1: raise URIError(f"expected one character, not {len(c)}", c)
     code = ord(c)
     if c == ' ': return "' ' (space, reserved)"
     if code < 0x20 or code == 0x7f: return f"control character U+{code:04X}"
@@ -250,7 +250,7 @@ def validate(text:str,               # the URI (or, with `partial`, the partial 
              partial:bool=False,     # accept a partial (relative) form: the scheme becomes optional
             ) -> None:
     "Raise `URISyntaxError` (with `.position` and `.rule`) unless `text` is derivable from `grammar`"
-    if type(text) is not str: _need_str(text)
+    if type(text) is not str or type(grammar) is not str: text, grammar = _need_str(text), _need_str(grammar, 'grammar')
     if grammar == "generic" and not partial and GRAMMARS["generic"] is _GENERIC[0]:   # the common case, first
         if _GENERIC[1](text) is None: _diagnose(GENERIC, text, False)
         return

@@ -9,7 +9,7 @@ __all__ = ['PARTIAL_SENTENCES', 'SLASH_READINGS', 'PARTIAL_EXAMPLES', 'PARTIAL_C
 # %% ../nbs/07_partial_form.ipynb #6922f174
 import re
 from types import MappingProxyType
-from typing import NamedTuple, NoReturn, Optional
+from typing import Any, NamedTuple, NoReturn, Optional
 from .errors import URISyntaxError, _need_str
 from .syntax import parse, _split, _LETTERS
 
@@ -115,7 +115,7 @@ def _up(context:str, r:int, path:str, start:int) -> Optional[str]:
 # RFC 1630 p. 10: the rules in their order: the scheme rule; then the slash rule or the last-part rule; then the dot removal
 def _resolve(context:str, partial:str, reading:str, trace:Optional[list[ResolutionStep]]=None) -> str:
     "The general implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
-    _check_arguments(context, partial, reading)
+    context, partial, reading = _check_arguments(context, partial, reading)
     k, pend, _ = _split(partial)
     if k >= 0: return _absolute(context, partial, _scheme(partial, k), trace)   # "If the scheme parts are different, ..."
     start, end, h = _context(context)                                          # "Otherwise, the scheme is omitted"
@@ -126,10 +126,12 @@ def _resolve(context:str, partial:str, reading:str, trace:Optional[list[Resoluti
     else: merged = _last_part(base, start, path, trace)                          # "Otherwise: The last part ... is removed"
     return _finish(merged, start, tail, trace)                                    # "Within the result, ... removed"
 
-def _check_arguments(context:object, partial:object, reading:str) -> None:
-    "Raise `TypeError` unless `context` and `partial` are strings, `ValueError` unless `reading` is one of `SLASH_READINGS`"
-    if type(context) is not str or type(partial) is not str: _need_str(context, 'context'); _need_str(partial, 'partial')
-    if reading not in SLASH_READINGS: _need_str(reading, 'reading'); raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
+def _check_arguments(context:Any, partial:Any, reading:Any) -> tuple[str, str, str]:
+    "The three as plain `str` (a str subclass read as its str); `TypeError` unless `context` and `partial` are strings, `ValueError` unless `reading` is one of `SLASH_READINGS`"
+    if type(context) is not str or type(partial) is not str: context, partial = _need_str(context, 'context'), _need_str(partial, 'partial')
+    if type(reading) is not str: reading = _need_str(reading, 'reading')
+    if reading not in SLASH_READINGS: raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
+    return context, partial, reading
 
 def _scheme(partial:str, k:int) -> str:
     "The scheme name of `partial`, whose colon (before any slash) is at `k`: an ialpha, or a `URISyntaxError`"

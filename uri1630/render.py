@@ -83,6 +83,7 @@ def rfc3986_join(context:str, # the absolute context URI
                  partial:str, # the partial form
                 ) -> str:
     "What RFC 3986 (`urllib.parse.urljoin`) resolves `partial` to in `context`, an unknown scheme taught to urllib as `http`; `URIError` where urllib refuses"
+    context, partial = _need_str(context, 'context'), _need_str(partial, 'partial')
     s, p = parse(context).scheme, parse(partial).scheme
     try:
         if s is None or (p is not None and p != s) or (s.lower() in uses_relative and s.lower() in uses_netloc):
@@ -115,6 +116,7 @@ def resolution_html(context:str,             # the absolute context URI
                     reading:str="examples",  # the slash rule's reading: "examples" or "literal"
                    ) -> str:
     "HTML showing `partial` resolved in `context`: the result, RFC 3986's answer, the slash runs and every step with its RFC sentence"
+    context, partial, reading = _need_str(context, 'context'), _need_str(partial, 'partial'), _need_str(reading, 'reading')
     try: steps = resolve_steps(context, partial, reading)
     except URIError as e:
         caret = '&nbsp;' * (e.position or 0) + '^'
@@ -141,7 +143,7 @@ def marked_html(text:str,  # the text that was read
                 pos:int,   # the 0-based position to highlight (may be `len(text)`: the end)
                ) -> str:
     "`text` as HTML with the character at `pos` highlighted (a marker after the text when `pos` is its end)"
-    pos = max(0, min(pos, len(_need_str(text, 'text'))))
+    pos = max(0, min(pos, len(text := _need_str(text, 'text'))))
     bad = html.escape(text[pos]) if pos < len(text) else '&#8203;&#9251;'
     if bad == ' ': bad = '&#9251;'
     return (f'<code class="u1630-marked">{html.escape(text[:pos])}'
@@ -216,7 +218,7 @@ def parse_html(text:str,            # the URL (or URI) to explore
                rfc:str="1738",       # whose reading `parse_url` follows where the RFCs disagree
               ) -> str:
     "HTML: the verdict of `grammar` (the error marked at its position) and the parts `parse_url` finds"
-    _need_str(text, 'text'); _need_str(grammar, 'grammar'); _need_str(rfc, 'rfc')
+    text, grammar, rfc = _need_str(text, 'text'), _need_str(grammar, 'grammar'), _need_str(rfc, 'rfc')
     try:
         validate(text, grammar)
         verdict = f'<div class="u1630-valid">&#10004; valid under <code>{html.escape(grammar)}</code></div>'

@@ -22,7 +22,7 @@ def encode_search(words:Iterable[str],     # the words of the query, in order; n
     if isinstance(words, str): raise TypeError("words must be an iterable of str, not a single str")
     out = []
     for i, w in enumerate(words):
-        _need_str(w, 'word')
+        w = _need_str(w, 'word')
         if not w: raise URIError(f"word {i} is void; 'search  xalphas [ + search ]' has no void words", None, None, 'xalphas')
         out.append(escape(w, _WORD_SAFE, encoding))
     return '+'.join(out)
@@ -31,5 +31,5 @@ def decode_search(search:str,              # a search string (the part after `?`
                   encoding:str="latin-1",  # how octets become characters
                  ) -> List[str]:
     "The words of `search`: split at each `+` (a space), then unescaped (so `%2B` is a real plus sign)"
-    _need_str(search, 'search')
+    search = _need_str(search, 'search')
     return [] if search == '' else [unescape(w, encoding) for w in search.split('+')]

@@ -358,10 +358,10 @@ def _options(url:str, timeout:float=10.0, max_bytes:int=DEFAULT_MAX_BYTES, email
              ftp_type:Optional[str]='i', trace:Optional[Callable[[str, str], object]]=None, rfc:str="1738", proxy:Optional[str]=None,
              total_timeout:Optional[float]=None, allow_ask:bool=False) -> RetrievalOptions:
     "Check every option of a retrieval (before anything is sent) and bundle them, the deadline started"
-    _need_str(url, 'url'); _ascii_arg(email, 'email')
+    url = _need_str(url, 'url'); email = _ascii_arg(email, 'email')
     deadline = Deadline(DEFAULT_TOTAL_TIMEOUT if total_timeout is None else total_timeout, timeout)
     _count(max_bytes, 'max_bytes'); _count(redirects, 'redirects')
-    if password is not None: _ascii_arg(password, 'password')
+    if password is not None: password = _ascii_arg(password, 'password')
     ftp_type = _ftp_type(ftp_type)
     if trace is not None and not callable(trace): raise TypeError("trace must be callable or None")
     if not isinstance(allow_ask, bool): raise TypeError("allow_ask must be True or False")

@@ -27,7 +27,8 @@ def operation(op:str) -> Callable[..., Any]:  # "canonical", "parse_url", "resol
 
 def split_pair(line:str) -> tuple[str, str]:  # "context<TAB>link"
     "The (context, link) pair of a text line: split at the first tab"
-    c, tab, l = _need_str(line, 'line').rstrip('\r\n').partition('\t')
+    line = _need_str(line, 'line')
+    c, tab, l = line.rstrip('\r\n').partition('\t')
     if not tab: raise URIError("a (context, link) line needs a tab between the two", line, len(c), 'pair')
     return c, l
 

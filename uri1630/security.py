@@ -107,7 +107,7 @@ def risks(url:str,         # a URL, optionally `url:`-prefixed or written `<URL:
           rfc:str="1738",  # "1738" or "1630": whose reading `parse_url` follows
          ) -> Tuple[Risk, ...]:
     "The RFC 1738 §6 hazards of `url`, in text order: non-default ports, encoded controls, passwords, and its scheme's own"
-    _need_str(url, 'url')
+    url = _need_str(url, 'url')
     src, parsed = split_url(url, rfc), parse_url(url, rfc)
     entry = SCHEME_ENTRIES.get(src.scheme)
     stops = entry.login.stops if entry is not None and entry.login is not None else '/'   # where its record says the login ends

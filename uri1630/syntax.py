@@ -81,7 +81,7 @@ _LETTERS = frozenset(ascii_letters)   # RFC 1630 `alpha` (spelled out in `gramma
 def parse(text:str, # any string: a URI, a partial form, or text that is neither
          ) -> URI:
     "Split `text` losslessly into scheme, path, search and fragment"
-    if type(text) is not str: _need_str(text)
+    if type(text) is not str: text = _need_str(text)
     fragment = search = scheme = None
     h = text.find('#')
     if h >= 0: text, fragment = text[:h], text[h+1:]

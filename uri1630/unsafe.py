@@ -19,7 +19,7 @@ class Unsafe(NamedTuple):
 
 def unsafe_kind(c:str) -> str:
     "The kind of unsafe character `c` is (see `Unsafe.kind`), or `''` if it is not unsafe"
-    if len(_need_str(c, 'c')) != 1: raise URIError(f"expected one character, not {len(c)}", c)
+    if len(c := _need_str(c, 'c')) != 1: raise URIError(f"expected one character, not {len(c)}", c)
     o = ord(c)
     if c == ' ': return 'space'
     if o < 0x20 or o == 0x7f or 0x80 <= o < 0xa0: return 'control'
@@ -31,5 +31,5 @@ def unsafe_kind(c:str) -> str:
 
 def find_unsafe(text:str) -> Tuple[Unsafe, ...]:
     "Every character of `text` that 'shall not be used unencoded' in canonical form, with its position and kind"
-    _need_str(text)
+    text = _need_str(text)
     return tuple(Unsafe(i, c, k) for i, c in enumerate(text) if (k := unsafe_kind(c)))

@@ -267,7 +267,7 @@ def check_production(text:str,               # the whole text the caller passed
                      grammar:str="rfc1630",   # "rfc1630", "rfc1738" or an `-as-printed` variant
                     ) -> None:
     "Raise `URISyntaxError` (positions in `text`) unless `text[start:end]` is derivable from `production` of `grammar`"
-    _need_str(text); _need_str(production, 'production'); _need_str(grammar, 'grammar')
+    text, production, grammar = _need_str(text), _need_str(production, 'production'), _need_str(grammar, 'grammar')
     if end is None: end = len(text)
     if grammar not in _NAMES: raise ValueError(f"unknown URL grammar {grammar!r}; known: {', '.join(_NAMES)}")
     g = _grammar(_NAMES[grammar])
@@ -297,7 +297,7 @@ def rfc1630_grammar(name:str="rfc1630",                 # the grammar's name (fo
                     file_scheme:bool=True,         # repair 5: `fileaddress  f i l e : / / [ host ] / path`
                    ) -> URLGrammar:
     "RFC 1630's \"BNF for specific URL schemes\", as printed or with the named repairs"
-    _need_str(name, 'name'); _need_str(safe, 'safe')
+    name, safe = _need_str(name, 'name'), _need_str(safe, 'safe')
     if not set(safe) <= set(SAFE_URL): raise ValueError(f"safe must be one of the RFC's printings of safe (SAFE_URL {SAFE_URL!r} or SAFE {SAFE!r}), or a subset")
     P = _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_type)
     names = [k[:-len('address')] for k in P if k.endswith('address') and k != 'afsaddress']   # each built by a scheme's record
@@ -421,7 +421,7 @@ def rfc1738_grammar(name:str="rfc1738",                 # the grammar's name (fo
                     other_excludes_predefined:bool=True,  # `otherurl` only for schemes without a production of their own
                    ) -> URLGrammar:
     "RFC 1738 §5, \"BNF for specific URL schemes\": literally, or with `otherurl` kept to new schemes"
-    _need_str(name, 'name')
+    name = _need_str(name, 'name')
     P, S = _rfc1738_productions()
     C = _rfc1738_characters()
     scheme = Rule('scheme', Rep(Chars('scheme', RFC1738_SCHEME.replace(ALPHA[26:], '')), 1))   # lowalpha: "the scheme is in lower case"

@@ -111,8 +111,8 @@ def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `
               rfc:str="1738",   # "1738" or "1630": whose reading to follow where the RFCs disagree
              ) -> Source:
     "Read the wrapper, prefix, scheme name and fragment id of `text`: the `Source` a scheme parser reads"
-    if type(text) is not str: _need_str(text)
-    if type(rfc) is not str: rfc = str.__str__(_need_str(rfc, 'rfc'))   # a str subclass is read as its str; anything else is a TypeError
+    if type(text) is not str: text = _need_str(text)
+    if type(rfc) is not str: rfc = _need_str(rfc, 'rfc')   # a str subclass is read as its str; anything else is a TypeError
     if rfc not in _SCHEME_CHARS: raise ValueError(f"rfc must be '1738' or '1630', not {rfc!r}")
     i, end = 0, len(text)
     if text.startswith('<'):

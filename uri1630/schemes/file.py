@@ -49,7 +49,7 @@ class FileURL(SchemeURL):
         "The local file name of this URL; `URIError` if the file is on another host, or a level cannot be named or would leave its directory"
         style = style or ("windows" if os.name == "nt" else "posix")
         if style not in _SEPS: raise ValueError(f"style must be one of {sorted(_SEPS)}, not {style!r}")
-        _need_str(encoding, 'encoding')
+        encoding = _need_str(encoding, 'encoding')
         try: b''.decode(encoding)
         except LookupError: raise ValueError(f"encoding must be a text encoding such as 'utf-8' or 'latin-1', not {encoding[:40]!r}") from None
         if not self.is_local:

@@ -182,6 +182,7 @@ def ftp_session(host:str,          # the FTP server's host
     from uri1630.retrieve import RetrievalError, _options   # the transport, imported on the first retrieval
     o = o or _options(f"ftp://{host}:{port}/", **kw)
     if o.proxy: raise ValueError("ftp_session talks to the server itself: for a gateway, use retrieve(url, proxy=...)")
+    commands = [_need_str(cmd, 'command') for cmd in commands]   # each as the exact str it holds
     _check_commands(commands)
     secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == 'PASS ' and len(cmd) > 5]
     try: return _ftp_dialogue(host, port, commands, o)

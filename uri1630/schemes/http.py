@@ -91,7 +91,7 @@ def http_request(target:str,         # the request target: `request_target()` of
                  gateway:bool=False, # whether `target` is a whole URI sent to a gateway ("proxy")
                 ) -> bytes:
     "The HTTP/1.0 `GET` request for `target` on `host`, as sent on the wire"
-    _need_str(target, 'target'); _need_str(host, 'host')
+    target, host = _need_str(target, 'target'), _need_str(host, 'host')
     bad = _first_bad(target)
     if bad is not None or not (gateway or target.startswith('/')):
         raise URIError("an HTTP request target starts with '/' and holds no space or control character: they must be escaped",
