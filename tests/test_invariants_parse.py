@@ -349,3 +349,15 @@ def test_str_subclass_does_not_hang_the_context_functions(name):
     try: p = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=10)
     except subprocess.TimeoutExpired: pytest.fail(f"{name} on a str subclass did not return in 10 s")
     assert p.stdout.strip() == 'True', p.stderr[-500:]
+
+
+def test_str_subclass_in_methods_and_records_is_read_as_its_str():
+    "Invariant 12 beyond __all__'s functions: a record's constructor, a level's test, a file URL's style, FTP's arguments"
+    from uri1630 import URI, LEVELS, parse_url
+    u = URI(_Hostile('http'), _Hostile('//h/a'), None, _Hostile('f'))
+    assert all(type(v) is str for v in u if v is not None) and str(u) == 'http://h/a#f'
+    assert LEVELS['canonical'].allows(_Hostile('a')) == LEVELS['canonical'].allows('a')
+    f = parse_url('file:///C:/dir/x.txt')
+    assert f.to_local_path(_Hostile('windows')) == f.to_local_path('windows')
+    ftp = parse_url('ftp://h/x')
+    assert ftp.commands(_Hostile('me@example.org')) == ftp.commands('me@example.org')

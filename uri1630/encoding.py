@@ -99,6 +99,7 @@ class Level(NamedTuple):
 
     def allows(self, c:str) -> bool:
         "`True` if character `c` is written unencoded at this level"
+        if type(c) is not str: c = _need_str(c, 'c')
         return c in self.literal or (self.beyond_latin1 and c > '\xff' and c.isprintable())
 
 # %% ../nbs/06_encoding.ipynb #21640dfb

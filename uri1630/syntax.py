@@ -45,8 +45,8 @@ class URI(NamedTuple):
 # RFC 1630: fragmentaddress  uri [ # fragmentid ];  uri  scheme : path [ ? search ]: a built URI must split back into its parts
 def _parses_back(u:URI) -> URI:
     "`u`, if `parse(str(u)) == u`; else `URISyntaxError` at the character of its text that would split it differently"
-    for name, v in zip(u._fields, u):
-        if v is not None and type(v) is not str: _need_str(v, name)
+    if any(v is not None and type(v) is not str for v in u):   # a str subclass is kept as the exact str it holds
+        u = tuple.__new__(type(u), tuple(None if v is None else _need_str(v, name) for name, v in zip(u._fields, u)))
     at = _misplaced(*u)
     if at >= 0: raise URISyntaxError("these parts do not parse back: this character would end or start a part", str(u), at, 'fragmentaddress')
     return u

@@ -47,7 +47,7 @@ class FileURL(SchemeURL):
                       encoding:str="utf-8",      # how a level's octets become a file name: "utf-8" (as file systems expect) or "latin-1"
                      ) -> str:
         "The local file name of this URL; `URIError` if the file is on another host, or a level cannot be named or would leave its directory"
-        style = style or ("windows" if os.name == "nt" else "posix")
+        style = _need_str(style, 'style') if style is not None else ("windows" if os.name == "nt" else "posix")
         if style not in _SEPS: raise ValueError(f"style must be one of {sorted(_SEPS)}, not {style!r}")
         encoding = _need_str(encoding, 'encoding')
         try: b''.decode(encoding)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError, _bounded
+from ..errors import URIError, URISyntaxError, _bounded, _need_str
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
 from . import IPURL, Source, parse_login, parse_url
 from ..catalog import SchemeEntry, LoginRule, declare
@@ -93,6 +93,7 @@ def _parse_ftp(src:Source) -> FtpURL:
 # RFC 959: a command line ends at CR LF, so an argument may hold neither
 def _arg(u:FtpURL, what:str, value:str) -> str:
     "`value`, unless it holds CR, LF or NUL, which would end the command line it is sent on"
+    value = _need_str(value, what)
     for bad in ('\r', '\n', '\0'):
         if bad in value:
             pos = min((p for p in (u.text.upper().find(e) for e in ('%0D', '%0A', '%00')) if p >= 0), default=None)
