@@ -8,6 +8,7 @@ __all__ = ['ALNUM', 'ESCAPE_SAFE', 'LEVELS', 'escape', 'unescape', 'reserved_set
 
 # %% ../nbs/06_encoding.ipynb #f35d11b1
 import re
+from importlib import import_module
 from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
 from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded, _password_spans, _login_split
@@ -319,7 +320,8 @@ def _encode_unsafe(text:str, encoding:str) -> str:
 def _registered(text:str) -> Optional[Any]:
     "The scheme object `parse_url` reads from `text` (RFC 1738's reading), or None: not a URL of a registered scheme"
     if not text: return None
-    from uri1630.schemes import parse_url, GenericURL       # a layer above this one: imported on use
+    S = import_module('uri1630.schemes')   # the layer above this one, loaded by name on use: the one upward read left in encoding (see Architecture)
+    parse_url, GenericURL = S.parse_url, S.GenericURL
     try: u = parse_url(text)
     except (URIError, ValueError): return None
     return None if isinstance(u, GenericURL) else u
@@ -398,7 +400,7 @@ def _url_login(text:str, s:int, u:Any, L:Level, R:frozenset[str], encoding:str, 
 
 def _url_level_or_refuse(text:str, u:Any, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]) -> str:
     "`_url_to_level`, checked: the URL built parses back to `u`'s fields; else the characters written unencoded keep their state; else a `URIError`"
-    from uri1630.schemes import parse_url
+    parse_url = import_module('uri1630.schemes').parse_url   # the layer above, by name on use (as in `_registered`)
     want, UL = _fields(u), _url_level(L)
     transport = UL.name != 'decoded'                         # `decoded` is not for transport: its check is through `canonical`
     for keep in (frozenset(), frozenset(c for c in text if c != '%')):   # second try: a character the scheme needs unencoded stays so
