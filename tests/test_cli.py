@@ -214,9 +214,14 @@ def test_line_buffered_on_a_pipe():
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="POSIX signals")
+def _sigint_default():
+    "In the child: SIGINT as a terminal delivers it (a job started in the background inherits it ignored, and Python keeps it so)"
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_exits_130_quietly():
     "SIGINT while reading stdin: status 130, what was produced is out, no traceback"
-    p = _popen("canon", "-")
+    p = _popen("canon", "-", preexec_fn=_sigint_default)
     try:
         p.stdin.write(b"HTTP://a/b\n"); p.stdin.flush()
         assert _readline(p.stdout, 60) == b"http://a/b\n"
