@@ -1,6 +1,6 @@
 """The texts the edition quotes, loaded once and cut the way the text check (docs/textcheck.py) reads them.
 
-RFC 1630 (`../shared/seeds/rfc1630.txt`, paged, `[Page N]` footers) becomes a list of `Block`s in the RFC's
+RFC 1630 (`../shared/seeds/rfc1630.txt`, or the copy in `docs/rfc/`, paged, `[Page N]` footers) becomes a list of `Block`s in the RFC's
 order: headings (column 0), then the paragraphs and display blocks (lines between blank lines), each with
 its heading and its pages; a paragraph that runs over a page break is one block. `stream` is the text a reader
 reads, whitespace collapsed: every block's lines joined by one space (no space after a word broken at a
@@ -18,9 +18,22 @@ from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SEEDS = ROOT.parent / "shared" / "seeds"     # the shared, read-only source texts (next to the repository)
+VENDORED = ROOT / "docs" / "rfc"             # rfc1630.txt and rfc1738.txt, shipped with the repository
 
-__all__ = ["normalise", "Block", "Line", "RFC1630", "RFC1738", "Section", "Sentence", "rfc1630", "rfc1738", "SEEDS"]
+
+def _seeds() -> Path:
+    """Where the RFC texts are read from: $URI1630_SEEDS, else the shared, read-only seeds next to the repository
+    (../shared/seeds), else the copies in docs/rfc/ (a clone copied elsewhere, an unpacked sdist, CI's fresh venv)"""
+    import os
+    env = os.environ.get("URI1630_SEEDS")
+    if env: return Path(env)
+    shared = ROOT.parent / "shared" / "seeds"
+    return shared if (shared / "rfc1630.txt").is_file() else VENDORED
+
+
+SEEDS = _seeds()
+
+__all__ = ["normalise", "Block", "Line", "RFC1630", "RFC1738", "Section", "Sentence", "rfc1630", "rfc1738", "SEEDS", "VENDORED"]
 
 
 def normalise(s: str) -> str:
@@ -314,7 +327,7 @@ def rfc1630(path: str = "") -> RFC1630:
 @lru_cache(maxsize=None)
 def rfc1738(path: str = "") -> RFC1738:
     "RFC 1738, read from the shared seeds (or `path`)"
-    p = Path(path) if path else next(SEEDS.glob("001_*.txt"))
+    p = Path(path) if path else next(iter(sorted(SEEDS.glob("001_*.txt"))), SEEDS / "rfc1738.txt")
     return RFC1738(p.read_text())
 
 

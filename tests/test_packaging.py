@@ -48,3 +48,13 @@ def test_no_path_of_this_machine_in_the_repository():
         except UnicodeDecodeError: continue
         if any(m in text for m in marks): bad.append(f)
     assert not bad, f"files naming {marks}: {bad}"
+
+
+def test_the_vendored_rfc_texts_are_the_shared_seeds():
+    """docs/rfc/ holds RFC 1630 and RFC 1738 as the shared seeds give them, byte for byte, so that a clone copied
+    elsewhere (CI's fresh-venv notebook run, an unpacked sdist) quotes and checks against the same text"""
+    seeds, vendored = ROOT.parent / "shared" / "seeds", ROOT / "docs" / "rfc"
+    assert (vendored / "rfc1630.txt").is_file() and (vendored / "rfc1738.txt").is_file()
+    if not (seeds / "rfc1630.txt").is_file(): pytest.skip("../shared/seeds is not next to this clone: nothing to compare with")
+    assert (vendored / "rfc1630.txt").read_bytes() == (seeds / "rfc1630.txt").read_bytes()
+    assert (vendored / "rfc1738.txt").read_bytes() == next(seeds.glob("001_*.txt")).read_bytes()
