@@ -16,7 +16,7 @@ set +e
 # A fixed seed and run count make CI's run reproducible (the same inputs every time, so a red run is a real
 # regression, not luck); longer, random runs: FUZZ_SEED=0 FUZZ_RUNS=-1 FUZZ_SECONDS=600 bash .ci/steps/70-fuzz.sh
 export PYTHONHASHSEED=0
-nice -n 10 $PY fuzz/fuzz_uri1630.py -seed=${FUZZ_SEED:-1630} -runs=${FUZZ_RUNS:-200000} -max_total_time=${FUZZ_SECONDS:-150} -timeout=10 -rss_limit_mb=2048 \
+nice -n 10 $PY fuzz/fuzz_uri1630.py -seed=${FUZZ_SEED:-1630} -runs=${FUZZ_RUNS:-100000} -max_total_time=${FUZZ_SECONDS:-90} -timeout=10 -rss_limit_mb=2048 \
   -dict=fuzz/uri.dict -artifact_prefix="$work/" -print_final_stats=1 "$work/corpus" > "$work/log" 2>&1
 rc=$?
 set -e
