@@ -60,7 +60,7 @@ echo "-- the tests of the unpacked sdist"
 s=$SECONDS; mkdir "$work/sdist"; tar xzf "$sdist" -C "$work/sdist"; src=$(ls -d "$work"/sdist/*/)
 py=$(ls -d "$root"/versions/3.11.*/bin/python | sort -V | tail -1)
 e2eserve=$(sed -n "s/^e2eserve_requirements *= *//p" settings.ini)   # the retrieval tests serve FTP from loopback
-fresh_venv "$py" "$work/venv-sdist" "$sdist" $e2eserve
+fresh_venv "$py" "$work/venv-sdist" "$sdist" $e2eserve pytest-xdist
 deselect=$(for f in $CORE; do printf -- "--ignore=tests/%s " "$f"; done)
-(cd "$src" && "$work/venv-sdist/bin/pytest" -q -p no:cacheprovider -rs $deselect tests | tail -15)
+(cd "$src" && "$work/venv-sdist/bin/pytest" -q -n 2 -p no:cacheprovider -rs $deselect tests | tail -15)
 echo "   sdist: $((SECONDS - s)) s; step total $((SECONDS - t0)) s"
