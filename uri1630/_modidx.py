@@ -630,4 +630,10 @@ d = { 'settings': { 'branch': 'main',
                                             'uri1630.widgets.resolution.ResolutionExplorer._update': ( 'resolution_explorer.html#resolutionexplorer._update',
                                                                                                        'uri1630/widgets/resolution.py'),
                                             'uri1630.widgets.resolution.ResolutionExplorer.result': ( 'resolution_explorer.html#resolutionexplorer.result',
-                                                                                                      'uri1630/widgets/resolution.py')}}}
+                                                                                                      'uri1630/widgets/resolution.py'),
+                                            'uri1630.widgets.resolution._field': ( 'resolution_explorer.html#_field',
+                                                                                   'uri1630/widgets/resolution.py'),
+                                            'uri1630.widgets.resolution._preset_buttons': ( 'resolution_explorer.html#_preset_buttons',
+                                                                                            'uri1630/widgets/resolution.py'),
+                                            'uri1630.widgets.resolution._preset_row': ( 'resolution_explorer.html#_preset_row',
+                                                                                        'uri1630/widgets/resolution.py')}}}
