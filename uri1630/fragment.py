@@ -10,17 +10,29 @@ from typing import Optional, Tuple
 from .errors import _need_str, URISyntaxError
 
 # %% ../nbs/08_fragment_id.ipynb #03a1b71b
-# RFC 1630 p. 12: "The fragment-id follows the URL of the whole object from which it is separated by a hash sign (#)."
-def split_fragment(text:str, # an absolute URI or partial form, with or without a fragment-id
-                  ) -> Tuple[str, Optional[str]]:
-    "`(uri, fragment)`: the URL of the whole object and the fragment-id after the first `#` (`None` without a hash sign)"
-    h = (text := _need_str(text)).find('#')
-    return (text, None) if h < 0 else (text[:h], text[h+1:])
+# RFC 1630 p. 12: "The fragment-id follows the URL of the whole object from which it is separated
+# by a hash sign (#)."
+def split_fragment(
+    text: str,  # an absolute URI or partial form, with or without a fragment-id
+) -> Tuple[str, Optional[str]]:
+    "`(uri, fragment)`: the URL of the whole object, and the fragment-id after the first `#`"
+    # the fragment-id is `None` without a hash sign
+    h = (text := _need_str(text)).find("#")
+    return (text, None) if h < 0 else (text[:h], text[h + 1 :])
 
-def with_fragment(uri:str,                 # the URL of the whole object
-                  fragment:Optional[str],  # the fragment-id; `None` for none, `''` for a void one with its hash sign
-                 ) -> str:
+
+def with_fragment(
+    uri: str,  # the URL of the whole object
+    # the fragment-id; `None` for none, `''` for a void one with its hash sign
+    fragment: Optional[str],
+) -> str:
     "`uri` followed by `#fragment` (the inverse of `split_fragment`)"
-    h = (uri := _need_str(uri, 'uri')).find('#')
-    if h >= 0: raise URISyntaxError("the URL of the whole object holds no '#': the fragment-id would start there", uri, h, 'fragmentaddress')
+    h = (uri := _need_str(uri, "uri")).find("#")
+    if h >= 0:
+        raise URISyntaxError(
+            "the URL of the whole object holds no '#': the fragment-id would start there",
+            uri,
+            h,
+            "fragmentaddress",
+        )
     return uri if fragment is None else f"{uri}#{_need_str(fragment, 'fragment')}"

@@ -13,467 +13,859 @@ from typing import Any, NamedTuple, NoReturn, Optional
 from .errors import URISyntaxError, _need_str
 from .syntax import parse, _split, _LETTERS
 
-# %% ../nbs/07_partial_form.ipynb #8676600f
-# RFC 1630 p. 10: "certain characters ("/") ... have a significance reserved for representing a hierarchical space"
-_RUNS = re.compile('/+')
+# %% ../nbs/07_partial_form.ipynb #4676924d
+# RFC 1630 p. 10: "certain characters ("/") ... have a significance reserved for representing
+# a hierarchical space"
+_RUNS = re.compile("/+")
 
-def slash_runs(uri:str, # an absolute URI or partial form
-              ) -> tuple[tuple[int, int], ...]:
+
+def slash_runs(
+    uri: str,  # an absolute URI or partial form
+) -> tuple[tuple[int, int], ...]:
     "The `(offset, length)` of every run of consecutive slashes in the scheme and path of `uri`"
     u = parse(uri)
     end = len(u.path) if u.scheme is None else len(u.scheme) + 1 + len(u.path)
     return tuple((m.start(), m.end() - m.start()) for m in _RUNS.finditer(uri, 0, end))
 
-# %% ../nbs/07_partial_form.ipynb #48f3c4aa
-# RFC 1630 p. 10: one rule of "The rules for the use of a partial name relative to the URI of the context"
+# %% ../nbs/07_partial_form.ipynb #aaedd4e5
+# RFC 1630 p. 10: one rule of "The rules for the use of a partial name relative to the URI of
+# the context"
 class ResolutionStep(NamedTuple):
-    "One step of resolving a partial form: the rule applied, the RFC sentence, and the text after it"
-    rule: str                      # short name of the rule: "context", "absolute", "whole-object", "void-path", "slash", "last-part", "dots", "search-fragment"
-    sentence: str                  # the sentence of RFC 1630 (or the decision, where the RFC is silent) that the step applies
-    result: str                    # the text after this step
-    detail: str                    # what the step did here, in words
-    span: Optional[tuple[int, int]] = None   # `(offset, length)` in the context of the slash run the step used, if any
+    "One step of resolving a partial form: the rule applied, the RFC sentence, the text after it"
 
-# %% ../nbs/07_partial_form.ipynb #9690164a
-# RFC 1630 pp. 10-12 and draft-www-uri-00 lines 485-489: the sentences each step applies
+    # short name of the rule: "context", "absolute", "whole-object", "void-path", "slash",
+    # "last-part", "dots", "search-fragment"
+    rule: str
+    # the sentence of RFC 1630 (or the decision, where the RFC is silent) that the step applies
+    sentence: str
+    result: str  # the text after this step
+    detail: str  # what the step did here, in words
+    # `(offset, length)` in the context of the slash run the step used, if any
+    span: Optional[tuple[int, int]] = None
+
+# %% ../nbs/07_partial_form.ipynb #8ab17cf3
+# RFC 1630 p. 10 and draft-www-uri-00 lines 485-489: the slash rule in its two wordings
 _DRAFT = "draft-www-uri-00 (March 1994): "
-PARTIAL_SENTENCES = MappingProxyType({
-    'context': "In the World-Wide Web applications, the context URI is that of the document or object containing a reference.",
-    'absolute': "If the scheme parts are different, the whole absolute URI must be given.",
-    'whole-object': "A void fragment-id with or without the hash sign means that the URL refers to the whole object. "
-                    "(RFC 1630 is silent on a partial that is only a fragment-id, or empty: it names the context object, see the decisions.)",
-    'slash-literal': "If the partial URI starts with a non-zero number of consecutive slashes, then everything from the context URI up to "
-                     "(but not including) the first occurrence of exactly the same number of consecutive slashes which has no greater "
-                     "number of consecutive slashes anywhere to the right of it is taken to be the same and so prepended to the partial URL to form the full URL.",
-    'slash-examples': _DRAFT + "If the partial URI starts with a non-zero number of consecutive slashes, then everything from the context URI up to "
-                      "(but not including) the first occurrence of exactly the same number of consecutive slashes is taken to be the same "
-                      "and so prepended to the partial URL to form the full URL. (RFC 1630's example table follows this wording.)",
-    'void-path': "RFC 1738 §3.1: Note that the \"/\" between the host (or port) and the url-path is NOT part of the url-path. "
-                 "§3.3: If neither <path> nor <searchpart> is present, the \"/\" may also be omitted.",
-    'last-part': "The last part of the path of the context URI (anything following the rightmost slash) is removed, and the given partial URI appended in its place",
-    'dots': "Within the result, all occurrences of \"xxx/../\" or \"/.\" are recursively removed, where xxx, \"..\" and \".\" are complete path elements.",
-    'search-fragment': "The question mark (\"?\", ASCII 3F hex) is used to delimit the boundary between the URI of a queryable object, and a set of words used to express a query on that object. "
-                       "(The partial's search and fragment-id are not path elements: they are kept as given.)",
-})
-SLASH_READINGS = ('examples', 'literal')
+_SLASH_SENTENCES = {
+    "slash-literal": (
+        "If the partial URI starts with a non-zero number of consecutive slashes, then "
+        "everything from the context URI up to (but not including) the first occurrence of "
+        "exactly the same number of consecutive slashes which has no greater number of "
+        "consecutive slashes anywhere to the right of it is taken to be the same and so "
+        "prepended to the partial URL to form the full URL."
+    ),
+    "slash-examples": _DRAFT
+    + (
+        "If the partial URI starts with a non-zero number of consecutive slashes, then "
+        "everything from the context URI up to (but not including) the first occurrence of "
+        "exactly the same number of consecutive slashes is taken to be the same and so "
+        "prepended to the partial URL to form the full URL. (RFC 1630's example table "
+        "follows this wording.)"
+    ),
+}
 
-# %% ../nbs/07_partial_form.ipynb #2936f467
-# RFC 1630 p. 10: "the first occurrence of exactly the same number of consecutive slashes [which has no greater number ... to the right of it]"
-_SINGLE = re.compile('(?<!/)/(?!/)')   # a run of exactly one slash (the lookbehind fails first inside runs: linear)
+# %% ../nbs/07_partial_form.ipynb #149ac97f
+# RFC 1630 pp. 10-12 and draft-www-uri-00 lines 485-489: the sentences each step applies
+PARTIAL_SENTENCES = MappingProxyType(
+    {
+        "context": (
+            "In the World-Wide Web applications, the context URI is that of the document or object "
+            "containing a reference."
+        ),
+        "absolute": "If the scheme parts are different, the whole absolute URI must be given.",
+        "whole-object": (
+            "A void fragment-id with or without the hash sign means that the URL refers to the "
+            "whole object. (RFC 1630 is silent on a partial that is only a fragment-id, or empty: "
+            "it names the context object, see the decisions.)"
+        ),
+        **_SLASH_SENTENCES,
+        "void-path": (
+            'RFC 1738 §3.1: Note that the "/" between the host (or port) and the url-path is NOT '
+            'part of the url-path. §3.3: If neither <path> nor <searchpart> is present, the "/" '
+            "may also be omitted."
+        ),
+        "last-part": (
+            "The last part of the path of the context URI (anything following the rightmost "
+            "slash) is removed, and the given partial URI appended in its place"
+        ),
+        "dots": (
+            'Within the result, all occurrences of "xxx/../" or "/." are recursively removed, '
+            'where xxx, ".." and "." are complete path elements.'
+        ),
+        "search-fragment": (
+            'The question mark ("?", ASCII 3F hex) is used to delimit the boundary between the '
+            "URI of a queryable object, and a set of words used to express a query on that "
+            "object. (The partial's search and fragment-id are not path elements: they are kept "
+            "as given.)"
+        ),
+    }
+)
+SLASH_READINGS = ("examples", "literal")
 
-def _slash_cut(base:str, start:int, n:int, reading:str) -> Optional[int]:
-    "Offset in `base` (scheme and path) of the slash run the slash rule keeps the text before, or `None`"
-    if reading == 'examples':
-        if n == 1: m = _SINGLE.search(base, start); return m and m.start()
+# %% ../nbs/07_partial_form.ipynb #757c51e7
+# RFC 1630 p. 10: "the first occurrence of exactly the same number of consecutive slashes
+# [which has no greater number ... to the right of it]"
+# a run of exactly one slash (the lookbehind fails first inside runs: linear)
+_SINGLE = re.compile("(?<!/)/(?!/)")
+
+
+def _slash_cut(base: str, start: int, n: int, reading: str) -> Optional[int]:
+    "Offset in `base` of the slash run the slash rule keeps the text before, or `None`"
+    # `base` is the context's scheme and path
+    if reading == "examples":
+        if n == 1:
+            m = _SINGLE.search(base, start)
+            return m and m.start()
         for m in _RUNS.finditer(base, start):
-            if m.end() - m.start() == n: return m.start()
+            if m.end() - m.start() == n:
+                return m.start()
         return None
     cut, runs = None, [(m.start(), m.end() - m.start()) for m in _RUNS.finditer(base, start)]
-    for s, l in reversed(runs):          # from the right: stop at the first longer run
-        if l > n: break
-        if l == n: cut = s
+    # from the right: stop at the first longer run
+    for s, length in reversed(runs):
+        if length > n:
+            break
+        if length == n:
+            cut = s
     return cut
 
-# %% ../nbs/07_partial_form.ipynb #ddfafeee
-# RFC 1630 p. 10: "all occurrences of "xxx/../" or "/." are recursively removed, where xxx, ".." and "." are complete path elements"
-def _remove_dots(text:str, start:int, counts:Optional[list[int]]=None) -> str:
-    "`text` with `xxx/../` and `/.` removed from the path after its root (`start` is where the path begins)"
-    if text.find('/.', start) < 0: return text       # every dot element after the root follows a slash
+# %% ../nbs/07_partial_form.ipynb #17228725
+# RFC 1630 p. 10: "all occurrences of "xxx/../" or "/." are recursively removed, where xxx, ".."
+# and "." are complete path elements"
+def _remove_dots(text: str, start: int, counts: Optional[list[int]] = None) -> str:
+    "`text` with `xxx/../` and `/.` removed after its root (`start`: where the path begins)"
+    if text.find("/.", start) < 0:
+        # every dot element after the root follows a slash
+        return text
     m = _SINGLE.search(text, start)
-    if m is None: return text                        # no single slash: all root
+    if m is None:
+        # no single slash: all root
+        return text
     b = m.start()
-    elems = text[b+1:].split('/')
-    if '.' not in elems and '..' not in elems: return text
+    elems = text[b + 1 :].split("/")
+    if "." not in elems and ".." not in elems:
+        return text
     out: list[str] = []
     for e in elems:
-        if e == '.':
-            if counts is not None: counts[1] += 1
-        elif e == '..' and out and out[-1] != '..':
+        if e == ".":
+            if counts is not None:
+                counts[1] += 1
+        elif e == ".." and out and out[-1] != "..":
             out.pop()
-            if counts is not None: counts[0] += 1
-        else: out.append(e)
-    return text[:b+1] + '/'.join(out) if out else text[:b]
+            if counts is not None:
+                counts[0] += 1
+        else:
+            out.append(e)
+    return text[: b + 1] + "/".join(out) if out else text[:b]
 
-def _up(context:str, r:int, path:str, start:int) -> Optional[str]:
-    "`_remove_dots(context[:r+1] + path, start)` for the directory `context[:r+1]` and a `path` of leading `../` (no other dot elements), else `None`"
-    k, d = 1, r + 1                                  # the caller saw the first "../"; the directory is context[:d]
-    while path.startswith('../', 3 * k): k += 1
-    rest = path[3 * k:]
-    if rest[:1] == '.' or rest.find('/.') >= 0 or context.find('/.', start, d) >= 0: return None
-    b = context.find('/', start + 2, d) if context.startswith('//', start, d) else -1   # the root, never removed: up to the first
-    if b <= start + 2 or context[b+1:b+2] == '/':    # single slash, the one after the site of `scheme://site/` (if not void)
+# %% ../nbs/07_partial_form.ipynb #9e01668e
+def _up(context: str, r: int, path: str, start: int) -> Optional[str]:
+    "`_remove_dots(context[:r+1] + path, start)` for a `path` of leading `../` only, else `None`"
+    # `context[:r+1]` is the directory; `path` has no other dot elements (else `None`)
+    # the caller saw the first "../"; the directory is context[:d]
+    k, d = 1, r + 1
+    while path.startswith("../", 3 * k):
+        k += 1
+    rest = path[3 * k :]
+    if rest[:1] == "." or rest.find("/.") >= 0 or context.find("/.", start, d) >= 0:
+        return None
+    # the root, never removed: up to the first single slash, the one after the site of
+    # `scheme://site/` (if not void)
+    b = context.find("/", start + 2, d) if context.startswith("//", start, d) else -1
+    if b <= start + 2 or context[b + 1 : b + 2] == "/":
         m = _SINGLE.search(context, start, d)
-        if m is None: return None
+        if m is None:
+            return None
         b = m.start()
     e = r
-    while k and e > b:                               # each ".." removes the element before it
-        e = context.rfind('/', b, e); k -= 1
-    return context[:e+1] + rest if not k else context[:e+1] + '../' * k + rest   # ".." above the root is kept
+    # each ".." removes the element before it
+    while k and e > b:
+        e = context.rfind("/", b, e)
+        k -= 1
+    # ".." above the root is kept
+    return context[: e + 1] + rest if not k else context[: e + 1] + "../" * k + rest
 
-
-# %% ../nbs/07_partial_form.ipynb #ebde700b
-# RFC 1630 p. 10: the rules in their order: the scheme rule; then the slash rule or the last-part rule; then the dot removal
-def _resolve(context:str, partial:str, reading:str, trace:Optional[list[ResolutionStep]]=None) -> str:
-    "The general implementation of `resolve` and `resolve_steps`: `trace` is `None` or a list to record `ResolutionStep`s in"
-    context, partial, reading = _check_arguments(context, partial, reading)
-    k, pend, _ = _split(partial)
-    if k >= 0: return _absolute(context, partial, _scheme(partial, k), trace)   # "If the scheme parts are different, ..."
-    start, end, h = _context(context)                                          # "Otherwise, the scheme is omitted"
-    base = _void_path(context, start, end, trace)
-    path, tail = partial[:pend], partial[pend:]
-    if not path and tail[:1] != '?': return _whole_object(context if h < 0 else context[:h], tail, trace)
-    if path[:1] == '/': merged = _slash_rule(base, start, path, reading, trace)   # "If the partial URI starts with ... slashes"
-    else: merged = _last_part(base, start, path, trace)                          # "Otherwise: The last part ... is removed"
-    return _finish(merged, start, tail, trace)                                    # "Within the result, ... removed"
-
-def _check_arguments(context:Any, partial:Any, reading:Any) -> tuple[str, str, str]:
-    "The three as plain `str` (a str subclass read as its str); `TypeError` unless `context` and `partial` are strings, `ValueError` unless `reading` is one of `SLASH_READINGS`"
-    if type(context) is not str or type(partial) is not str: context, partial = _need_str(context, 'context'), _need_str(partial, 'partial')
-    if type(reading) is not str: reading = _need_str(reading, 'reading')
-    if reading not in SLASH_READINGS: raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
+# %% ../nbs/07_partial_form.ipynb #0cfaa1bd
+def _check_arguments(context: Any, partial: Any, reading: Any) -> tuple[str, str, str]:
+    "The three as plain `str` (a str subclass read as its str)"
+    # `TypeError` unless `context` and `partial` are strings, `ValueError` unless `reading` is
+    # one of `SLASH_READINGS`
+    if type(context) is not str or type(partial) is not str:
+        context, partial = _need_str(context, "context"), _need_str(partial, "partial")
+    if type(reading) is not str:
+        reading = _need_str(reading, "reading")
+    if reading not in SLASH_READINGS:
+        raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
     return context, partial, reading
 
-def _scheme(partial:str, k:int) -> str:
-    "The scheme name of `partial`, whose colon (before any slash) is at `k`: an ialpha, or a `URISyntaxError`"
+# %% ../nbs/07_partial_form.ipynb #da8b848c
+def _scheme(partial: str, k: int) -> str:
+    "The scheme name of `partial`, whose colon (before any slash) is at `k`: an ialpha, or an error"
     if k == 0 or partial[0] not in _LETTERS:
-        raise URISyntaxError("a scheme is an ialpha: it starts with a letter" if k else
-                             "the scheme name is void: a scheme is an ialpha, at least one letter before the ':'", partial, 0, 'scheme')
+        raise URISyntaxError(
+            "a scheme is an ialpha: it starts with a letter"
+            if k
+            else (
+                "the scheme name is void: a scheme is an ialpha, at least one letter before the ':'"
+            ),
+            partial,
+            0,
+            "scheme",
+        )
     return partial[:k]
 
-def _context(context:str) -> tuple[int, int, int]:
-    "`(start, end, hash)` of the path and `#` of `context`, which must be an absolute URI (else a `URISyntaxError`)"
+# %% ../nbs/07_partial_form.ipynb #d9417f78
+def _context(context: str) -> tuple[int, int, int]:
+    "`(start, end, hash)` of the path and `#` of `context`, which must be an absolute URI"
     k, end, h = _split(context)
     if k <= 0 or context[0] not in _LETTERS:
-        raise URISyntaxError("the context of a partial form must be an absolute URI (a scheme and a colon before any slash)",
-                             context, 0, 'partial form: context')
+        raise URISyntaxError(
+            "the context of a partial form must be an absolute URI "
+            "(a scheme and a colon before any slash)",
+            context,
+            0,
+            "partial form: context",
+        )
     return k + 1, end, h
 
-def _void_path(context:str, start:int, end:int, trace:Optional[list[ResolutionStep]]) -> str:
-    "The context's scheme and path (its search and fragment-id set aside), with the '/' before a void url-path written out"
-    base = context[:end]
-    if trace is not None: _trace_context(trace, context, base)
-    if not base.startswith('//', start) or base.find('/', start + 2) >= 0 or len(base) <= start + 2: return base
-    if trace is not None: trace.append(ResolutionStep('void-path', PARTIAL_SENTENCES['void-path'], base + '/',
-                               f"the context has a site and no path: its url-path is void, and the '/' that precedes it is written out"))
-    return base + '/'                                       # `scheme://site`: the path is void
+# %% ../nbs/07_partial_form.ipynb #7fff310b
+def _trace_context(trace: list[ResolutionStep], context: str, base: str) -> None:
+    c = parse(context)
+    d = "the context URI: its scheme and path are " + repr(base)
+    if c.search is not None:
+        d += f", its search ?{c.search}"
+    if c.fragment is not None:
+        d += f"; its fragment-id #{c.fragment} is not part of its URI and is set aside (decision)"
+    trace.append(
+        ResolutionStep(
+            "context",
+            PARTIAL_SENTENCES["context"],
+            context if c.fragment is None else context[: context.find("#")],
+            d,
+        )
+    )
 
-# %% ../nbs/07_partial_form.ipynb #7ef1ee19
+# %% ../nbs/07_partial_form.ipynb #d99883cd
+def _void_path(context: str, start: int, end: int, trace: Optional[list[ResolutionStep]]) -> str:
+    "The context's scheme and path, with the '/' before a void url-path written out"
+    # (its search and fragment-id set aside)
+    base = context[:end]
+    if trace is not None:
+        _trace_context(trace, context, base)
+    if not base.startswith("//", start) or base.find("/", start + 2) >= 0 or len(base) <= start + 2:
+        return base
+    if trace is not None:
+        trace.append(
+            ResolutionStep(
+                "void-path",
+                PARTIAL_SENTENCES["void-path"],
+                base + "/",
+                "the context has a site and no path: its url-path is void, "
+                "and the '/' that precedes it is written out",
+            )
+        )
+    # `scheme://site`: the path is void
+    return base + "/"
+
+# %% ../nbs/07_partial_form.ipynb #b11bf414
 # RFC 1630 p. 10: "If the scheme parts are different, the whole absolute URI must be given."
-def _absolute(context:str, partial:str, scheme:str, trace:Optional[list[ResolutionStep]]) -> str:
+def _absolute(
+    context: str, partial: str, scheme: str, trace: Optional[list[ResolutionStep]]
+) -> str:
     if trace is not None:
         c = parse(context)
         same = c.scheme is not None and c.scheme.lower() == scheme.lower()
-        trace.append(ResolutionStep('absolute', PARTIAL_SENTENCES['absolute'], partial,
-                          f"the partial has a scheme ({scheme!r}): it is an absolute URI and is used as given"
-                          + (" (the same scheme written out is still an absolute form: decision)" if same else "")))
+        trace.append(
+            ResolutionStep(
+                "absolute",
+                PARTIAL_SENTENCES["absolute"],
+                partial,
+                f"the partial has a scheme ({scheme!r}): it is an absolute URI and is used as given"
+                + (
+                    " (the same scheme written out is still an absolute form: decision)"
+                    if same
+                    else ""
+                ),
+            )
+        )
     return partial
 
-def _trace_context(trace:list[ResolutionStep], context:str, base:str) -> None:
-    c = parse(context)
-    d = "the context URI: its scheme and path are " + repr(base)
-    if c.search is not None: d += f", its search ?{c.search}"
-    if c.fragment is not None: d += f"; its fragment-id #{c.fragment} is not part of its URI and is set aside (decision)"
-    trace.append(ResolutionStep('context', PARTIAL_SENTENCES['context'], context if c.fragment is None else context[:context.find('#')], d))
-
-def _whole_object(whole:str, tail:str, trace:Optional[list[ResolutionStep]]) -> str:
+# %% ../nbs/07_partial_form.ipynb #b5e11c21
+def _whole_object(whole: str, tail: str, trace: Optional[list[ResolutionStep]]) -> str:
     result = whole + tail
     if trace is not None:
-        trace.append(ResolutionStep('whole-object', PARTIAL_SENTENCES['whole-object'], result,
-                          "the partial is empty: it names the context object" if not tail else
-                          f"the partial is only a fragment-id: {tail} of the context object"))
+        trace.append(
+            ResolutionStep(
+                "whole-object",
+                PARTIAL_SENTENCES["whole-object"],
+                result,
+                "the partial is empty: it names the context object"
+                if not tail
+                else f"the partial is only a fragment-id: {tail} of the context object",
+            )
+        )
     return result
 
-# %% ../nbs/07_partial_form.ipynb #b0dbee8c
-# RFC 1630 p. 10: the slash rule; and the last-part rule
-def _slash_rule(base:str, start:int, path:str, reading:str, trace:Optional[list[ResolutionStep]]) -> str:
-    n = len(path) - len(path.lstrip('/'))
+# %% ../nbs/07_partial_form.ipynb #660034b1
+# RFC 1630 p. 10: the slash rule
+def _slash_rule(
+    base: str, start: int, path: str, reading: str, trace: Optional[list[ResolutionStep]]
+) -> str:
+    n = len(path) - len(path.lstrip("/"))
     cut = _slash_cut(base, start, n, reading)
     kept = base[:start] if cut is None else base[:cut]
     if trace is not None:
-        d = (f"the partial starts with {n} slash{'es' if n > 1 else ''}; " +
-             (f"no run of exactly {n} qualifies, so only the scheme is kept (decision)" if cut is None else
-              f"the run of {n} at offset {cut} is the first that qualifies ({reading} reading); kept {kept!r}"))
-        trace.append(ResolutionStep('slash', PARTIAL_SENTENCES['slash-' + reading], kept + path, d, None if cut is None else (cut, n)))
+        d = f"the partial starts with {n} slash{'es' if n > 1 else ''}; " + (
+            f"no run of exactly {n} qualifies, so only the scheme is kept (decision)"
+            if cut is None
+            else f"the run of {n} at offset {cut} is the first that qualifies "
+            f"({reading} reading); kept {kept!r}"
+        )
+        trace.append(
+            ResolutionStep(
+                "slash",
+                PARTIAL_SENTENCES["slash-" + reading],
+                kept + path,
+                d,
+                None if cut is None else (cut, n),
+            )
+        )
     return kept + path
 
-def _last_part(base:str, start:int, path:str, trace:Optional[list[ResolutionStep]]) -> str:
-    r = base.rfind('/')
-    kept = base[:r+1] if r >= start else base[:start]
+# %% ../nbs/07_partial_form.ipynb #e48b2ae5
+# RFC 1630 p. 10: the last-part rule
+def _last_part(base: str, start: int, path: str, trace: Optional[list[ResolutionStep]]) -> str:
+    r = base.rfind("/")
+    kept = base[: r + 1] if r >= start else base[:start]
     if trace is not None:
-        gone = base[len(kept):]
-        trace.append(ResolutionStep('last-part', PARTIAL_SENTENCES['last-part'], kept + path,
-                          f"removed the last part {gone!r} and appended {path!r}" if gone else
-                          f"the last part is void (the context ends in a slash); appended {path!r}",
-                          None if r < start else (r, 1)))
+        gone = base[len(kept) :]
+        trace.append(
+            ResolutionStep(
+                "last-part",
+                PARTIAL_SENTENCES["last-part"],
+                kept + path,
+                f"removed the last part {gone!r} and appended {path!r}"
+                if gone
+                else f"the last part is void (the context ends in a slash); appended {path!r}",
+                None if r < start else (r, 1),
+            )
+        )
     return kept + path
 
-# %% ../nbs/07_partial_form.ipynb #6fc88b01
+# %% ../nbs/07_partial_form.ipynb #f574ed62
 # RFC 1630 p. 10: "Within the result, ..."; the partial's search and fragment-id appended as given
-def _finish(merged:str, start:int, tail:str, trace:Optional[list[ResolutionStep]]) -> str:
-    if trace is None: return _remove_dots(merged, start) + tail
+def _finish(merged: str, start: int, tail: str, trace: Optional[list[ResolutionStep]]) -> str:
+    if trace is None:
+        return _remove_dots(merged, start) + tail
     counts = [0, 0]
     out = _remove_dots(merged, start, counts)
     m = _SINGLE.search(merged, start)
-    root = merged if m is None else merged[:m.start()]
-    trace.append(ResolutionStep('dots', PARTIAL_SENTENCES['dots'], out,
-                      f"removed {counts[0]} \"xxx/../\" and {counts[1]} \"/.\"; the root {root!r} is never removed from"
-                      if counts != [0, 0] else "no \"xxx/../\" or \"/.\" to remove"))
-    if tail: trace.append(ResolutionStep('search-fragment', PARTIAL_SENTENCES['search-fragment'], out + tail, f"appended the partial's {tail!r} as given"))
+    root = merged if m is None else merged[: m.start()]
+    trace.append(
+        ResolutionStep(
+            "dots",
+            PARTIAL_SENTENCES["dots"],
+            out,
+            f'removed {counts[0]} "xxx/../" and {counts[1]} "/."; '
+            f"the root {root!r} is never removed from"
+            if counts != [0, 0]
+            else 'no "xxx/../" or "/." to remove',
+        )
+    )
+    if tail:
+        trace.append(
+            ResolutionStep(
+                "search-fragment",
+                PARTIAL_SENTENCES["search-fragment"],
+                out + tail,
+                f"appended the partial's {tail!r} as given",
+            )
+        )
     return out + tail
 
-# %% ../nbs/07_partial_form.ipynb #91a2965b
-# RFC 1630 p. 10: resolve a partial form in the context of an absolute URI
-_CONTEXT_RE = re.compile('[A-Za-z][^:/?#]*:([^?#]*)')   # `parse`'s split of an absolute URI: a letter, the scheme's colon, the path
-_PARTIAL_RE = re.compile('[^:/?#]*(:)?[^?#]*')          # of a partial: a colon before any "/", "?" or "#" (a scheme), the path's end
-_UPS_RE = re.compile('(?:\\.\\./)+')                         # a partial's leading "../"s
+# %% ../nbs/07_partial_form.ipynb #9d2cd826
+# RFC 1630 p. 10: the rules in their order: the scheme rule; then the slash rule or the last-part
+# rule; then the dot removal
+def _resolve(
+    context: str, partial: str, reading: str, trace: Optional[list[ResolutionStep]] = None
+) -> str:
+    "The general implementation of `resolve` and `resolve_steps`"
+    # `trace` is `None` or a list to record `ResolutionStep`s in
+    context, partial, reading = _check_arguments(context, partial, reading)
+    k, pend, _ = _split(partial)
+    if k >= 0:
+        # "If the scheme parts are different, ..."
+        return _absolute(context, partial, _scheme(partial, k), trace)
+    # "Otherwise, the scheme is omitted"
+    start, end, h = _context(context)
+    base = _void_path(context, start, end, trace)
+    path, tail = partial[:pend], partial[pend:]
+    if not path and tail[:1] != "?":
+        return _whole_object(context if h < 0 else context[:h], tail, trace)
+    if path[:1] == "/":
+        # "If the partial URI starts with ... slashes"
+        merged = _slash_rule(base, start, path, reading, trace)
+    else:
+        # "Otherwise: The last part ... is removed"
+        merged = _last_part(base, start, path, trace)
+    # "Within the result, ... removed"
+    return _finish(merged, start, tail, trace)
 
-def resolve(context:str,             # the absolute URI of the object that contains the reference
-            partial:str,             # the partial (or absolute) URI found in it
-            reading:str="examples",  # the slash rule: "examples" (the RFC's table, the draft's words) or "literal" (the RFC's sentence)
-           ) -> str:
-    "The absolute URI that `partial` names in the context of `context`, by RFC 1630's rules"
-    if type(context) is not str or type(partial) is not str or reading not in SLASH_READINGS: return _resolve(context, partial, reading)
-    m = _CONTEXT_RE.match(context)                           # the common case, without the steps: a context with a slash
-    if m is None: return _resolve(context, partial, reading)
-    c, end = m.start(1) - 1, m.end()
-    r = context.rfind('/', 0, end)                           # after `scheme://x` (or `scheme:/x`), and a partial without a scheme
-    if r <= c + 2: return _resolve(context, partial, reading)
-    if not partial or partial[0] == '#':                     # the context object
-        h = context.find('#', end)
-        return (context if h < 0 else context[:h]) + partial
-    p = _PARTIAL_RE.match(partial)
-    if p[1] is not None: return _resolve(context, partial, reading)   # type: ignore[index]  # (it always matches) the scheme rule
-    pend = p.end()                                           # type: ignore[union-attr]
-    if partial[0] == '/': merged = _slash_common(context, c + 1, end, partial[:pend], reading)
-    elif partial.startswith('../') and (up := _climb(context, c, r, partial, pend)) is not None: return up
-    else: merged = context[:r+1] + partial[:pend]            # the last-part rule
-    return (merged if merged.find('/.', c + 1) < 0 else _remove_dots(merged, c + 1)) + partial[pend:]
+# %% ../nbs/07_partial_form.ipynb #b85f7bc7
+# RFC 1630 p. 10: resolve a partial form in the context of an absolute URI; the regular
+# expressions of its common case:
+# `parse`'s split of an absolute URI: a letter, the scheme's colon, the path
+_CONTEXT_RE = re.compile("[A-Za-z][^:/?#]*:([^?#]*)")
+# of a partial: a colon before any "/", "?" or "#" (a scheme), the path's end
+_PARTIAL_RE = re.compile("[^:/?#]*(:)?[^?#]*")
+# a partial's leading "../"s
+_UPS_RE = re.compile("(?:\\.\\./)+")
 
-def _climb(context:str, c:int, r:int, partial:str, pend:int) -> Optional[str]:
-    "`resolve` of a partial starting with `../` (the context's scheme colon at `c`, its last slash at `r`), or `None`: the last-part rule"
-    i = _UPS_RE.match(partial).end()                         # type: ignore[union-attr]  # the caller saw "../": where the rest starts
-    k, s = i // 3, c + 3                                     # how many ".."; where a site would start
-    if (partial.find('/.', i - 1, pend) >= 0 or not context.startswith('//', c + 1)    # a dot element in the rest, or no site
-            or (b := context.find('/', s, r + 1)) <= s or context[b+1:b+2] == '/' or context.find('/.', c + 1, r + 1) >= 0):
-        up = _up(context, r, partial[:pend], c + 1)          # not `scheme://site/…/` without dot elements: the general climb
+
+def _climb(context: str, c: int, r: int, partial: str, pend: int) -> Optional[str]:
+    "`resolve` of a partial starting with `../`, or `None`: the last-part rule"
+    # the context's scheme colon is at `c`, its last slash at `r`
+    # the caller saw "../": where the rest starts
+    i = _UPS_RE.match(partial).end()  # type: ignore[union-attr]
+    # how many ".."; where a site would start
+    k, s = i // 3, c + 3
+    # a dot element in the rest, or no site
+    if (
+        partial.find("/.", i - 1, pend) >= 0
+        or not context.startswith("//", c + 1)
+        or (b := context.find("/", s, r + 1)) <= s
+        or context[b + 1 : b + 2] == "/"
+        or context.find("/.", c + 1, r + 1) >= 0
+    ):
+        # not `scheme://site/…/` without dot elements: the general climb
+        up = _up(context, r, partial[:pend], c + 1)
         return None if up is None else up + partial[pend:]
-    e = r                                                    # each ".." removes the element before it
+    # each ".." removes the element before it
+    e = r
     while k and e > b:
-        e = context.rfind('/', b, e); k -= 1
-    return context[:e+1] + partial[i - 3 * k:]             # the rest, after the ".."s left over: those above the root are kept
+        e = context.rfind("/", b, e)
+        k -= 1
+    # the rest, after the ".."s left over: those above the root are kept
+    return context[: e + 1] + partial[i - 3 * k :]
 
-def _slash_common(context:str, start:int, end:int, path:str, reading:str) -> str:
-    "The slash rule; for `/g` in `scheme://site/p` (no `//` after the site) and `//g` in `scheme://…`, the cut is known"
-    if path[1:2] == '/':                                     # `//…`: the run after the scheme, if it is exactly `//` (and, read
-        if (path[2:3] != '/' and context.startswith('//', start) and context[start+2:start+3] != '/'    # literally, none longer follows)
-                and (reading == 'examples' or context.find('///', start, end) < 0)): return context[:start] + path
+# %% ../nbs/07_partial_form.ipynb #38bb732b
+def _slash_common(context: str, start: int, end: int, path: str, reading: str) -> str:
+    "The slash rule, where the cut is known: `/g` in `scheme://site/p`, `//g` in `scheme://…`"
+    # (`/g` where no `//` follows the site)
+    # `//…`: the run after the scheme, if it is exactly `//` (and, read literally, none longer
+    # follows)
+    if path[1:2] == "/":
+        if (
+            path[2:3] != "/"
+            and context.startswith("//", start)
+            and context[start + 2 : start + 3] != "/"
+            and (reading == "examples" or context.find("///", start, end) < 0)
+        ):
+            return context[:start] + path
         return _slash_rule(context[:end], start, path, reading, None)
-    s = context.find('/', start + 2, end)                    # the run after a non-void site is single, and none after it is longer
-    if s <= start + 2 or not context.startswith('//', start) or context.find('//', s, end) >= 0:
+    # the run after a non-void site is single, and none after it is longer
+    s = context.find("/", start + 2, end)
+    if s <= start + 2 or not context.startswith("//", start) or context.find("//", s, end) >= 0:
         return _slash_rule(context[:end], start, path, reading, None)
     return context[:s] + path
 
-def resolve_steps(context:str,             # the absolute URI of the object that contains the reference
-                  partial:str,             # the partial (or absolute) URI found in it
-                  reading:str="examples",  # as for `resolve`
-                 ) -> tuple[ResolutionStep, ...]:
-    "The `ResolutionStep`s `resolve` takes, each with the RFC sentence it applies and the text after it"
+# %% ../nbs/07_partial_form.ipynb #1e4b4f2a
+def resolve(
+    context: str,  # the absolute URI of the object that contains the reference
+    partial: str,  # the partial (or absolute) URI found in it
+    # the slash rule: "examples" (the RFC's table, the draft's words) or "literal" (the RFC's
+    # sentence)
+    reading: str = "examples",
+) -> str:
+    "The absolute URI that `partial` names in the context of `context`, by RFC 1630's rules"
+    if type(context) is not str or type(partial) is not str or reading not in SLASH_READINGS:
+        return _resolve(context, partial, reading)
+    # the common case, without the steps: a context with a slash
+    m = _CONTEXT_RE.match(context)
+    if m is None:
+        return _resolve(context, partial, reading)
+    c, end = m.start(1) - 1, m.end()
+    # after `scheme://x` (or `scheme:/x`), and a partial without a scheme
+    r = context.rfind("/", 0, end)
+    if r <= c + 2:
+        return _resolve(context, partial, reading)
+    # the context object
+    if not partial or partial[0] == "#":
+        h = context.find("#", end)
+        return (context if h < 0 else context[:h]) + partial
+    p = _PARTIAL_RE.match(partial)
+    # (it always matches) the scheme rule
+    if p[1] is not None:  # type: ignore[index]
+        return _resolve(context, partial, reading)
+    pend = p.end()  # type: ignore[union-attr]
+    if partial[0] == "/":
+        merged = _slash_common(context, c + 1, end, partial[:pend], reading)
+    elif partial.startswith("../") and (up := _climb(context, c, r, partial, pend)) is not None:
+        return up
+    else:
+        # the last-part rule
+        merged = context[: r + 1] + partial[:pend]
+    if merged.find("/.", c + 1) >= 0:
+        merged = _remove_dots(merged, c + 1)
+    return merged + partial[pend:]
+
+# %% ../nbs/07_partial_form.ipynb #6ee861b8
+def resolve_steps(
+    context: str,  # the absolute URI of the object that contains the reference
+    partial: str,  # the partial (or absolute) URI found in it
+    reading: str = "examples",  # as for `resolve`
+) -> tuple[ResolutionStep, ...]:
+    "The `ResolutionStep`s `resolve` takes, each with the RFC sentence it applies and its result"
     trace: list[ResolutionStep] = []
     _resolve(context, partial, reading, trace)
     return tuple(trace)
 
 # %% ../nbs/07_partial_form.ipynb #75edf1ff
 # RFC 1630 p. 11: "Examples", the two contexts and five partial forms
-PARTIAL_EXAMPLES = (("g", "magic://a/b/c//d/e/g"), ("/g", "magic://a/g"), ("//g", "magic://g"),
-                    ("../g", "magic://a/b/c//d/g"), ("g:h", "g:h"))
+PARTIAL_EXAMPLES = (
+    ("g", "magic://a/b/c//d/e/g"),
+    ("/g", "magic://a/g"),
+    ("//g", "magic://g"),
+    ("../g", "magic://a/b/c//d/g"),
+    ("g:h", "g:h"),
+)
 PARTIAL_CONTEXTS = ("magic://a/b/c//d/e/f", "magic://a/b/c//d/e/")
 
-# %% ../nbs/07_partial_form.ipynb #12f1c463
-# RFC 1630 p. 10: "A partial form can be distinguished from an absolute form in that the latter must have a colon"
-def _last_part_ok(x:str, tail:str) -> bool:
-    "`True` if `x + tail` is read by the last-part rule with path `x` (not empty, a fragment, a slash form or absolute)"
-    if not x: return tail[:1] == '?'
-    if x[0] == '/': return False
-    k = x.find(':')
-    return k < 0 or x.find('/', 0, k) >= 0
+# %% ../nbs/07_partial_form.ipynb #f00eca29
+# RFC 1630 p. 10: "A partial form can be distinguished from an absolute form in that the latter
+# must have a colon"
+def _last_part_ok(x: str, tail: str) -> bool:
+    "`True` if `x + tail` is read by the last-part rule with path `x`"
+    # (not empty, a fragment, a slash form or absolute)
+    if not x:
+        return tail[:1] == "?"
+    if x[0] == "/":
+        return False
+    k = x.find(":")
+    return k < 0 or x.find("/", 0, k) >= 0
 
-# %% ../nbs/07_partial_form.ipynb #23c9ce3c
+# %% ../nbs/07_partial_form.ipynb #9875ce33
 # RFC 1630 p. 10, inverted: which `../` climbs the last-part rule turns into the target
-def _shared(a:str, b:str) -> int:
+def _shared(a: str, b: str) -> int:
     "The length of the common prefix of `a` and `b` (binary search on C-speed comparisons)"
     lo, hi = 0, min(len(a), len(b))
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]: lo = mid
-        else: hi = mid - 1
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
     return lo
 
-def _climbs(base:str, start:int, tbase:str) -> tuple[str, list[tuple[str, Optional[int]]]]:
-    "The context's directory `d`, and `(x, m)`: paths `x` that may give `tbase` after `d` by the last-part rule, removing `m` elements"
-    r = base.rfind('/')
-    if r < start: return base[:start], [(tbase[start:], None), ('./' + tbase[start:], 0)]   # no slash: the whole path is the last part
-    d = base[:r+1]
-    q = d.rfind('/', 0, _shared(d, tbase)) if not tbase.startswith(d) else r   # the longest directory both share
-    q, m = (start - 1, d.count('/', start)) if q < start else (q, d.count('/', q + 1))
-    rest = tbase[q+1:]
-    out: list[tuple[str, Optional[int]]] = [('../' * m + rest, m)] if m else [(rest, None), ('./' + rest, 0)]   # None: `d + x` is `tbase` itself
-    tl = len(tbase)                                # `tbase` is a directory of the context, written without its slash
+# %% ../nbs/07_partial_form.ipynb #3e68c250
+def _climbs(base: str, start: int, tbase: str) -> tuple[str, list[tuple[str, Optional[int]]]]:
+    "The context's directory `d`, and `(x, m)`: paths `x` that may give `tbase` after `d`"
+    # by the last-part rule, removing `m` elements
+    r = base.rfind("/")
+    if r < start:
+        # no slash: the whole path is the last part
+        return base[:start], [(tbase[start:], None), ("./" + tbase[start:], 0)]
+    d = base[: r + 1]
+    # the longest directory both share
+    q = d.rfind("/", 0, _shared(d, tbase)) if not tbase.startswith(d) else r
+    q, m = (start - 1, d.count("/", start)) if q < start else (q, d.count("/", q + 1))
+    rest = tbase[q + 1 :]
+    # None: `d + x` is `tbase` itself
+    out: list[tuple[str, Optional[int]]] = (
+        [("../" * m + rest, m)] if m else [(rest, None), ("./" + rest, 0)]
+    )
+    # `tbase` is a directory of the context, written without its slash
+    tl = len(tbase)
     if tl >= start and len(d) > tl and d[tl] == "/" and d.startswith(tbase):
-        k = d.count('/', tl + 1)
-        out.append(('.' if k == 0 else '../' * (k - 1) + '..', k))
+        k = d.count("/", tl + 1)
+        out.append(("." if k == 0 else "../" * (k - 1) + "..", k))
     return d, out
 
-# %% ../nbs/07_partial_form.ipynb #56ecf864
-# RFC 1630 p. 10: "partial URIs can be generated in virtual objects"
-def relative(context:str,             # the absolute URI of the object that will contain the reference
-             target:str,              # the absolute URI to refer to
-             reading:str="examples",  # the slash rule `resolve` will use
-            ) -> str:
-    "The shortest partial form found that `resolve(context, ...)` turns into `target` (`target` itself if none)"
-    if type(context) is not str or type(target) is not str or reading not in SLASH_READINGS: context, target = _relative_args(context, target, reading)
-    kc, ec, hc = _split(context); kt, et, ht = _split(target)
-    if kc <= 0 or kt <= 0 or context[0] not in _LETTERS or target[0] not in _LETTERS: _check_relative(context, target, reading)
-    if kt != kc or target[:kt] != context[:kc]: return target                  # different schemes: "the whole absolute URI must be given"
-    if (target if ht < 0 else target[:ht]) == (context if hc < 0 else context[:hc]):
-        return '' if ht < 0 else target[ht:]                                    # the context object: nothing is shorter
-    if context.rfind('/', 0, ec) <= kc + 2: return _pathless(context, kc, ec, target, et, reading)
-    return _relative_forms(context[:ec], kc + 1, target, et, reading)
-
-def _pathless(context:str, kc:int, ec:int, target:str, et:int, reading:str) -> str:
-    "`relative` from a context with no slash after `scheme://` or `scheme:/`: from `scheme://site`, `resolve` writes out its void path's '/'"
-    if context.startswith('//', kc + 1) and context.find('/', kc + 3, ec) < 0 and ec > kc + 3:
-        context, ec = context[:ec] + '/' + context[ec:], ec + 1
-        if target[:et] == context[:ec]: return target[et:] if target[et:et+1] == '?' else '/' + target[et:]
-    return _relative_forms(context[:ec], kc + 1, target, et, reading)
-
-def _relative_forms(base:str, start:int, target:str, et:int, reading:str) -> str:
-    "The shortest of the forms `relative` tries: in the context's directory, a climb, a slash form, a slash form that climbs"
-    tbase, tail = target[:et], target[et:]
-    r, td = base.rfind('/'), tbase.find('/.', start)
-    if r >= start and td < 0 and tbase.startswith(base[:r+1]) and _last_part_ok(tbase[r+1:], tail):
-        return target[r+1:]                       # in the context's directory or below: nothing is shorter
-    f, bd = _SINGLE.search(base, start), base.find('/.', start)   # a climb never removes the root: skip it where the root is not shared
-    if f is not None and td < 0 and bd < 0:      # the common case: the root shared, no "//" or dots after it:
-        s = f.start()                             # a climb, or "/" and the path
-        if tbase.startswith(base[:s + 1]) and base.find('//', s) < 0 and tbase.find('//', s) < 0:
-            best = _plain_climb(base, start, tbase, tail, target, s)
-            return target[s:] if len(target) - s < len(best) else best
-    return _other_forms(base, start, tbase, tail, target, reading, None if f is None else f.start(), bd)
-
-def _other_forms(base:str, start:int, tbase:str, tail:str, target:str, reading:str, root:Optional[int], bd:int) -> str:
-    "Where the root (at `root`) is not shared, or a `//` or dot element follows it: a checked climb, a slash form, a slash form that climbs"
-    if root is not None and bd < 0 and (x := _above_root(base, tbase, root)) is not None: return target[x:]
-    if root is None or bd >= 0 or tbase.startswith(base[:root + 1]) or tbase == base[:root]:
-        best = _best_climb(base, start, tbase, tail, target)
-    else: best = target                          # a climb never removes the root: none reaches a target that does not share it
-    if len(best) > 1 + len(tail) and _remove_dots(tbase, start) == tbase:   # a slash form resolves to `tbase` itself
-        best = _best_slash_form(base, start, tbase, target, best, reading)
-    if len(best) > 2 + len(tail) and (root is None or base.find('//', root) >= 0 or tbase == base[:root]):
-        best = _best_slash_climb(base, start, tbase, tail, reading, best)   # with no "//" after the root, no slash form can climb
-    return best
-
-def _above_root(base:str, tbase:str, s:int) -> Optional[int]:
-    "For a target whose path starts with `../` above the root (at `s`) it shares with a context without dot elements: `/../g`, or `../g` from the root directory"
-    j = s + 1                                     # ".." above the root is kept, so `/../g` is `tbase` itself, and a climb from the root
-    while tbase.startswith('../', j): j += 3      # directory (`../g`, a character shorter) too; from deeper, the climb is longer
-    rest = tbase[j:]
-    if j == s + 1 or not rest or rest[0] == '.' or rest.find('/.') >= 0 or not tbase.startswith(base[:s + 1]): return None
-    if base.find('//', s) >= 0 or tbase.find('//', s) >= 0: return None
-    return s + 1 if base.rfind('/') == s else s
-
-def _best_slash_form(base:str, start:int, tbase:str, target:str, best:str, reading:str) -> str:
-    "The shortest slash form that the slash rule turns into `tbase` (later runs give shorter forms), if shorter than `best`"
-    cuts: dict[int, Optional[int]] = {}
-    for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):   # runs that give shorter forms
-        s, n = m.start(), m.end() - m.start()
-        if tbase[s-1] == '/': continue             # (inside a run)
-        if n not in cuts: cuts[n] = _slash_cut(base, start, n, reading)
-        if (start if cuts[n] is None else cuts[n]) == s and base.startswith(tbase[:s]): best = target[s:]
-        if len(cuts) > 3: break                    # many lengths of run: use the one-pass table
-    else: return best
-    table = _cuts(base, start, reading)          # (a name of its own: its values are never `None`)
-    for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):
-        s = m.start()
-        if tbase[s-1] != '/' and table.get(m.end() - s, start) == s and base.startswith(tbase[:s]): best = target[s:]
-    return best
-
-# %% ../nbs/07_partial_form.ipynb #51ea8774
-# RFC 1630 p. 10: an absolute form has "a colon and that colon must occur before any slash characters"
-def _absolute_offsets(text:str, name:str) -> tuple[int, int, int]:
+# %% ../nbs/07_partial_form.ipynb #64a00bce
+# RFC 1630 p. 10: an absolute form has "a colon and that colon must occur before any slash
+# characters"
+def _absolute_offsets(text: str, name: str) -> tuple[int, int, int]:
     "`(colon, end of path, hash)` offsets of an absolute URI (`parse`'s split)"
-    if type(text) is not str: _need_str(text, name)
+    if type(text) is not str:
+        _need_str(text, name)
     k, end, h = _split(text)
     if k <= 0 or text[0] not in _LETTERS:
-        raise URISyntaxError(f"the {name} must be an absolute URI (a colon before any slash)", text, 0, f'partial form: {name}')
+        raise URISyntaxError(
+            f"the {name} must be an absolute URI (a colon before any slash)",
+            text,
+            0,
+            f"partial form: {name}",
+        )
     return k, end, h
 
-def _relative_args(context:str, target:str, reading:str) -> tuple[str, str]:
-    "`(context, target)` as plain `str` (a str subclass is read as the str it is); else the error of `_check_relative`"
-    if not (isinstance(context, str) and isinstance(target, str) and reading in SLASH_READINGS): _check_relative(context, target, reading)
-    return str.__str__(context), str.__str__(target)
-
-def _check_relative(context:str, target:str, reading:str) -> NoReturn:
-    "Raise the error for arguments `relative` does not take: a context or target that is no absolute URI, or an unknown reading"
-    _absolute_offsets(context, 'context'); _absolute_offsets(target, 'target'); _need_str(reading, 'reading')
+# %% ../nbs/07_partial_form.ipynb #1b64799a
+def _check_relative(context: str, target: str, reading: str) -> NoReturn:
+    "Raise the error for arguments `relative` does not take"
+    # a context or target that is no absolute URI, or an unknown reading
+    _absolute_offsets(context, "context")
+    _absolute_offsets(target, "target")
+    _need_str(reading, "reading")
     raise ValueError(f"reading must be 'examples' or 'literal', not {reading!r}")
 
-def _cuts(base:str, start:int, reading:str) -> dict[int, int]:
-    "`{n: offset}`: where the slash rule cuts `base` for a partial starting with `n` slashes (absent: only the scheme is kept)"
+# %% ../nbs/07_partial_form.ipynb #10ebed62
+def _relative_args(context: str, target: str, reading: str) -> tuple[str, str]:
+    "`(context, target)` as plain `str` (a str subclass is read as the str it is)"
+    # else the error of `_check_relative`
+    if not (isinstance(context, str) and isinstance(target, str) and reading in SLASH_READINGS):
+        _check_relative(context, target, reading)
+    return str.__str__(context), str.__str__(target)
+
+# %% ../nbs/07_partial_form.ipynb #91eaaeac
+def _cuts(base: str, start: int, reading: str) -> dict[int, int]:
+    "`{n: offset}`: where the slash rule cuts `base` for a partial starting with `n` slashes"
+    # (absent: only the scheme is kept)
     cuts: dict[int, int]
     runs, cuts = [(m.start(), m.end() - m.start()) for m in _RUNS.finditer(base, start)], {}
-    if reading == 'examples':
-        for s, n in runs: cuts.setdefault(n, s)        # the first run of exactly n
+    if reading == "examples":
+        for s, n in runs:
+            # the first run of exactly n
+            cuts.setdefault(n, s)
     else:
-        longest = 0                                    # from the right: a run qualifies if none to its right is longer
+        # from the right: a run qualifies if none to its right is longer
+        longest = 0
         for s, n in reversed(runs):
-            if n >= longest: cuts[n] = s; longest = n
+            if n >= longest:
+                cuts[n] = s
+                longest = n
     return cuts
 
-# %% ../nbs/07_partial_form.ipynb #a1bdb849
-# RFC 1630 p. 10, inverted: the shortest last-part form, and slash forms that climb
-def _best_climb(base:str, start:int, tbase:str, tail:str, best:str) -> str:
-    "The shortest last-part form (checked) if shorter than `best`, else `best`"
-    d, xs = _climbs(base, start, tbase)
-    if d.find('/.', start) < 0 and tbase.find('/.', start) < 0:     # no dot elements but the climb's own: count
-        f = _SINGLE.search(d, start)                                 # the root, and the elements after it a ".." may remove
-        room = -1 if f is None else d.count('/', f.start() + 1)
-        for x, m in xs:
-            if len(x) + len(tail) <= len(best) and (m is None or m <= room) and _last_part_ok(x, tail): best = x + tail
-        return best
-    if (nd := _remove_dots(d, start)) != d: xs += _climbs(nd + 'x', start, tbase)[1]   # the context's own dots go too
-    for x, _ in xs:
-        if len(x) + len(tail) <= len(best) and _last_part_ok(x, tail) and _remove_dots(d + x, start) == tbase: best = x + tail
-    return best
+# %% ../nbs/07_partial_form.ipynb #16832abe
+# RFC 1630 p. 10, inverted: slash forms that climb
+def _slash_climbs(base: str, start: int, tbase: str, n: int, reading: str) -> tuple[str, list[str]]:
+    "`(kept, ys)`: the text the slash rule keeps for `n` slashes, and the `y`s that may follow"
+    # each `y` may follow the `n` slashes to reach `tbase`
+    cut = _slash_cut(base, start, n, reading)
+    kept, e = base[: start if cut is None else cut], (start if cut is None else cut) + n
+    if tbase.startswith(kept + "/" * n) and tbase[e : e + 1] != "/":
+        # the plain slash form is shorter
+        return kept, []
+    # "/." names the kept text itself
+    ys = ["."] if tbase == kept else []
+    # elements a ".." could remove
+    if n > 1 or _SINGLE.search(kept, start) is not None:
+        ys += [y for y, _ in _climbs(kept + "/" * n + "x", start, tbase)[1]]
+    return kept, ys
 
-def _plain_climb(base:str, start:int, tbase:str, tail:str, best:str, root:int) -> str:
-    "`_best_climb` where neither the context nor `tbase` has dot elements, and the context's root slash is at `root`"
-    e = base.find('/', root + 1)                  # sharing only the root, every climb is longer than `/` and the path
-    if e >= 0 and not tbase.startswith(base[:e + 1]) and not base.startswith(tbase): return best
-    d, xs = _climbs(base, start, tbase)
-    room = d.count('/', root + 1)                 # the elements after the root: as many as a ".." may remove
-    for x, m in xs:
-        if len(x) + len(tail) <= len(best) and (m is None or m <= room) and _last_part_ok(x, tail): best = x + tail
-    return best
-
-def _best_slash_climb(base:str, start:int, tbase:str, tail:str, reading:str, best:str) -> str:
+# %% ../nbs/07_partial_form.ipynb #76eb7145
+def _best_slash_climb(base: str, start: int, tbase: str, tail: str, reading: str, best: str) -> str:
     "Slash forms that climb (`/../g`, `/.`), where the slash rule keeps more than `tbase` shares"
-    bound = len(best) - 1 - len(tail)                 # a form starting with n slashes is at least n + 1 long
-    if bound <= 1: return best
-    ns = [1] if bound == 2 else sorted({1} | {m.end() - m.start() for m in _RUNS.finditer(base, start)})[:8]   # a bound on a rare family
+    # a form starting with n slashes is at least n + 1 long
+    bound = len(best) - 1 - len(tail)
+    if bound <= 1:
+        return best
+    # a bound on a rare family
+    ns = (
+        [1]
+        if bound == 2
+        else sorted({1} | {m.end() - m.start() for m in _RUNS.finditer(base, start)})[:8]
+    )
     for n in ns:
-        if n >= bound: break
+        if n >= bound:
+            break
         kept, ys = _slash_climbs(base, start, tbase, n, reading)
         for y in ys:
-            x = '/' * n + y
-            if len(x) + len(tail) < len(best) and y[:1] != '/' and _remove_dots(kept + x, start) == tbase: best = x + tail
+            x = "/" * n + y
+            if (
+                len(x) + len(tail) < len(best)
+                and y[:1] != "/"
+                and _remove_dots(kept + x, start) == tbase
+            ):
+                best = x + tail
     return best
 
-def _slash_climbs(base:str, start:int, tbase:str, n:int, reading:str) -> tuple[str, list[str]]:
-    "`(kept, ys)`: the text the slash rule keeps for a partial of `n` slashes, and the `y` that may follow them to reach `tbase`"
-    cut = _slash_cut(base, start, n, reading)
-    kept, e = base[:start if cut is None else cut], (start if cut is None else cut) + n
-    if tbase.startswith(kept + '/' * n) and tbase[e:e+1] != '/': return kept, []   # the plain slash form is shorter
-    ys = ['.'] if tbase == kept else []                                  # "/." names the kept text itself
-    if n > 1 or _SINGLE.search(kept, start) is not None:                 # elements a ".." could remove
-        ys += [y for y, _ in _climbs(kept + '/' * n + 'x', start, tbase)[1]]
-    return kept, ys
+# %% ../nbs/07_partial_form.ipynb #216e5aad
+# RFC 1630 p. 10, inverted: the shortest last-part form
+def _best_climb(base: str, start: int, tbase: str, tail: str, best: str) -> str:
+    "The shortest last-part form (checked) if shorter than `best`, else `best`"
+    d, xs = _climbs(base, start, tbase)
+    # no dot elements but the climb's own: count
+    if d.find("/.", start) < 0 and tbase.find("/.", start) < 0:
+        # the root, and the elements after it a ".." may remove
+        f = _SINGLE.search(d, start)
+        room = -1 if f is None else d.count("/", f.start() + 1)
+        for x, m in xs:
+            if (
+                len(x) + len(tail) <= len(best)
+                and (m is None or m <= room)
+                and _last_part_ok(x, tail)
+            ):
+                best = x + tail
+        return best
+    if (nd := _remove_dots(d, start)) != d:
+        # the context's own dots go too
+        xs += _climbs(nd + "x", start, tbase)[1]
+    for x, _ in xs:
+        if (
+            len(x) + len(tail) <= len(best)
+            and _last_part_ok(x, tail)
+            and _remove_dots(d + x, start) == tbase
+        ):
+            best = x + tail
+    return best
+
+# %% ../nbs/07_partial_form.ipynb #ecfcbc65
+def _plain_climb(base: str, start: int, tbase: str, tail: str, best: str, root: int) -> str:
+    "`_best_climb` where neither the context nor `tbase` has dot elements"
+    # the context's root slash is at `root`
+    # sharing only the root, every climb is longer than `/` and the path
+    e = base.find("/", root + 1)
+    if e >= 0 and not tbase.startswith(base[: e + 1]) and not base.startswith(tbase):
+        return best
+    d, xs = _climbs(base, start, tbase)
+    # the elements after the root: as many as a ".." may remove
+    room = d.count("/", root + 1)
+    for x, m in xs:
+        if len(x) + len(tail) <= len(best) and (m is None or m <= room) and _last_part_ok(x, tail):
+            best = x + tail
+    return best
+
+# %% ../nbs/07_partial_form.ipynb #b2273a9f
+def _best_slash_form(
+    base: str, start: int, tbase: str, target: str, best: str, reading: str
+) -> str:
+    "The shortest slash form that the slash rule turns into `tbase`, if shorter than `best`"
+    # (later runs give shorter forms)
+    cuts: dict[int, Optional[int]] = {}
+    # runs that give shorter forms
+    for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):
+        s, n = m.start(), m.end() - m.start()
+        if tbase[s - 1] == "/":
+            # (inside a run)
+            continue
+        if n not in cuts:
+            cuts[n] = _slash_cut(base, start, n, reading)
+        if (start if cuts[n] is None else cuts[n]) == s and base.startswith(tbase[:s]):
+            best = target[s:]
+        if len(cuts) > 3:
+            # many lengths of run: use the one-pass table
+            break
+    else:
+        return best
+    # (a name of its own: its values are never `None`)
+    table = _cuts(base, start, reading)
+    for m in _RUNS.finditer(tbase, max(start, len(target) - len(best) + 1)):
+        s = m.start()
+        if (
+            tbase[s - 1] != "/"
+            and table.get(m.end() - s, start) == s
+            and base.startswith(tbase[:s])
+        ):
+            best = target[s:]
+    return best
+
+# %% ../nbs/07_partial_form.ipynb #138c2028
+def _above_root(base: str, tbase: str, s: int) -> Optional[int]:
+    "Where the partial starts in a target that climbs above the root at `s`: `/../g` or `../g`"
+    # for a target whose path starts with `../` above the root (at `s`) it shares with a context
+    # without dot elements: `/../g`, or `../g` from the root directory
+    # ".." above the root is kept, so `/../g` is `tbase` itself, and a climb from the root
+    # directory (`../g`, a character shorter) too; from deeper, the climb is longer
+    j = s + 1
+    while tbase.startswith("../", j):
+        j += 3
+    rest = tbase[j:]
+    if (
+        j == s + 1
+        or not rest
+        or rest[0] == "."
+        or rest.find("/.") >= 0
+        or not tbase.startswith(base[: s + 1])
+    ):
+        return None
+    if base.find("//", s) >= 0 or tbase.find("//", s) >= 0:
+        return None
+    return s + 1 if base.rfind("/") == s else s
+
+# %% ../nbs/07_partial_form.ipynb #7d4ca6db
+def _other_forms(
+    base: str,
+    start: int,
+    tbase: str,
+    tail: str,
+    target: str,
+    reading: str,
+    root: Optional[int],
+    bd: int,
+) -> str:
+    "A checked climb, a slash form, a slash form that climbs: the shortest"
+    # where the root (at `root`) is not shared, or a `//` or dot element follows it
+    if root is not None and bd < 0 and (x := _above_root(base, tbase, root)) is not None:
+        return target[x:]
+    if root is None or bd >= 0 or tbase.startswith(base[: root + 1]) or tbase == base[:root]:
+        best = _best_climb(base, start, tbase, tail, target)
+    else:
+        # a climb never removes the root: none reaches a target that does not share it
+        best = target
+    # a slash form resolves to `tbase` itself
+    if len(best) > 1 + len(tail) and _remove_dots(tbase, start) == tbase:
+        best = _best_slash_form(base, start, tbase, target, best, reading)
+    # with no "//" after the root, no slash form can climb
+    if len(best) > 2 + len(tail) and (
+        root is None or base.find("//", root) >= 0 or tbase == base[:root]
+    ):
+        best = _best_slash_climb(base, start, tbase, tail, reading, best)
+    return best
+
+# %% ../nbs/07_partial_form.ipynb #a5861e53
+def _relative_forms(base: str, start: int, target: str, et: int, reading: str) -> str:
+    "The shortest of the forms `relative` tries"
+    # in the context's directory, a climb, a slash form, a slash form that climbs
+    tbase, tail = target[:et], target[et:]
+    r, td = base.rfind("/"), tbase.find("/.", start)
+    if (
+        r >= start
+        and td < 0
+        and tbase.startswith(base[: r + 1])
+        and _last_part_ok(tbase[r + 1 :], tail)
+    ):
+        # in the context's directory or below: nothing is shorter
+        return target[r + 1 :]
+    # a climb never removes the root: skip it where the root is not shared
+    f, bd = _SINGLE.search(base, start), base.find("/.", start)
+    # the common case: the root shared, no "//" or dots after it: a climb, or "/" and the path
+    if f is not None and td < 0 and bd < 0:
+        s = f.start()
+        if tbase.startswith(base[: s + 1]) and base.find("//", s) < 0 and tbase.find("//", s) < 0:
+            best = _plain_climb(base, start, tbase, tail, target, s)
+            return target[s:] if len(target) - s < len(best) else best
+    root = None if f is None else f.start()
+    return _other_forms(base, start, tbase, tail, target, reading, root, bd)
+
+# %% ../nbs/07_partial_form.ipynb #3e6670bf
+def _pathless(context: str, kc: int, ec: int, target: str, et: int, reading: str) -> str:
+    "`relative` from a context with no slash after `scheme://` or `scheme:/`"
+    # from `scheme://site`, `resolve` writes out its void path's '/'
+    if context.startswith("//", kc + 1) and context.find("/", kc + 3, ec) < 0 and ec > kc + 3:
+        context, ec = context[:ec] + "/" + context[ec:], ec + 1
+        if target[:et] == context[:ec]:
+            return target[et:] if target[et : et + 1] == "?" else "/" + target[et:]
+    return _relative_forms(context[:ec], kc + 1, target, et, reading)
+
+# %% ../nbs/07_partial_form.ipynb #1cf85e16
+# RFC 1630 p. 10: "partial URIs can be generated in virtual objects"
+def relative(
+    context: str,  # the absolute URI of the object that will contain the reference
+    target: str,  # the absolute URI to refer to
+    reading: str = "examples",  # the slash rule `resolve` will use
+) -> str:
+    "The shortest partial form found that `resolve(context, ...)` turns into `target` (or `target`)"
+    if type(context) is not str or type(target) is not str or reading not in SLASH_READINGS:
+        context, target = _relative_args(context, target, reading)
+    kc, ec, hc = _split(context)
+    kt, et, ht = _split(target)
+    if kc <= 0 or kt <= 0 or context[0] not in _LETTERS or target[0] not in _LETTERS:
+        _check_relative(context, target, reading)
+    if kt != kc or target[:kt] != context[:kc]:
+        # different schemes: "the whole absolute URI must be given"
+        return target
+    if (target if ht < 0 else target[:ht]) == (context if hc < 0 else context[:hc]):
+        # the context object: nothing is shorter
+        return "" if ht < 0 else target[ht:]
+    if context.rfind("/", 0, ec) <= kc + 2:
+        return _pathless(context, kc, ec, target, et, reading)
+    return _relative_forms(context[:ec], kc + 1, target, et, reading)

@@ -13,23 +13,35 @@ from .syntax import parse, segments
 from .encoding import escape, unescape, canonical, equivalent, reserved_set
 
 # %% ../nbs/04_reserved_characters.ipynb #61a3feae
-_WORD_SAFE = SAFE + "\"'(),"   # xalpha less escape, less the scheme-reserved * and !
+_WORD_SAFE = SAFE + "\"'(),"  # xalpha less escape, less the scheme-reserved * and !
 
-def encode_search(words:Iterable[str],     # the words of the query, in order; none may be void
-                  encoding:str="latin-1",  # how characters become octets
-                 ) -> str:
-    "The search string `xalphas [ + search ]` for `words`: words joined by `+`, each escaped (a real `+` as `%2B`)"
-    if isinstance(words, str): raise TypeError("words must be an iterable of str, not a single str")
+
+def encode_search(
+    # the words of the query, in order; none may be void; a real `+` in one is escaped as `%2B`
+    words: Iterable[str],
+    encoding: str = "latin-1",  # how characters become octets
+) -> str:
+    "The search string `xalphas [ + search ]` for `words`: words joined by `+`, each escaped"
+    if isinstance(words, str):
+        raise TypeError("words must be an iterable of str, not a single str")
     out = []
     for i, w in enumerate(words):
-        w = _need_str(w, 'word')
-        if not w: raise URIError(f"word {i} is void; 'search  xalphas [ + search ]' has no void words", None, None, 'xalphas')
+        w = _need_str(w, "word")
+        if not w:
+            raise URIError(
+                f"word {i} is void; 'search  xalphas [ + search ]' has no void words",
+                None,
+                None,
+                "xalphas",
+            )
         out.append(escape(w, _WORD_SAFE, encoding))
-    return '+'.join(out)
+    return "+".join(out)
 
-def decode_search(search:str,              # a search string (the part after `?`)
-                  encoding:str="latin-1",  # how octets become characters
-                 ) -> List[str]:
-    "The words of `search`: split at each `+` (a space), then unescaped (so `%2B` is a real plus sign)"
-    search = _need_str(search, 'search')
-    return [] if search == '' else [unescape(w, encoding) for w in search.split('+')]
+
+def decode_search(
+    search: str,  # a search string (the part after `?`)
+    encoding: str = "latin-1",  # how octets become characters
+) -> List[str]:
+    "The words of `search`: split at each `+` (a space), then unescaped (`%2B`: a real plus sign)"
+    search = _need_str(search, "search")
+    return [] if search == "" else [unescape(w, encoding) for w in search.split("+")]

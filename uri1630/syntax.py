@@ -10,25 +10,34 @@ from string import ascii_letters
 from typing import Any, NamedTuple, Optional
 from .errors import _need_str, URISyntaxError, _masked
 
-# %% ../nbs/03_uri_syntax.ipynb #1ab54897
+# %% ../nbs/03_uri_syntax.ipynb #8ce6b1a6
 class URI(NamedTuple):
-    "The parts of `fragmentaddress  uri [ # fragmentid ]`, `uri  scheme : path [ ? search ]`; `None` is absent, `''` void"
-    scheme: Optional[str]    # the scheme name, `None` for a partial form
-    path: str                # everything between the `:` and the first `?` or `#`
-    search: Optional[str]    # after the first `?`, up to the first `#`
+    "The parts of `fragmentaddress  uri [ # fragmentid ]`, `uri  scheme : path [ ? search ]`"
+
+    # `None` is absent, `''` void
+
+    scheme: Optional[str]  # the scheme name, `None` for a partial form
+    path: str  # everything between the `:` and the first `?` or `#`
+    search: Optional[str]  # after the first `?`, up to the first `#`
     fragment: Optional[str]  # after the first `#`
 
-    def __repr__(self) -> str:   # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
-        return f"URI(scheme={self.scheme!r}, path={_masked(self.path)!r}, search={self.search!r}, fragment={self.fragment!r})"
+    # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
+    def __repr__(self) -> str:
+        return (
+            f"URI(scheme={self.scheme!r}, path={_masked(self.path)!r}, "
+            f"search={self.search!r}, fragment={self.fragment!r})"
+        )
 
     def __str__(self) -> str:
         "The text this `URI` was parsed from"
         s = self.path if self.scheme is None else f"{self.scheme}:{self.path}"
-        if self.search is not None: s = f"{s}?{self.search}"
+        if self.search is not None:
+            s = f"{s}?{self.search}"
         return s if self.fragment is None else f"{s}#{self.fragment}"
 
-    def replace(self, **parts:Any) -> 'URI':
-        "A copy with the given parts replaced (`None` removes a part, `''` makes it void); `URISyntaxError` for parts its text would not parse back to"
+    def replace(self, **parts: Any) -> "URI":
+        "A copy with the given parts replaced (`None` removes a part, `''` makes it void)"
+        # `URISyntaxError` for parts its text would not parse back to
         return _parses_back(self._replace(**parts))
 
     @property
@@ -37,74 +46,119 @@ class URI(NamedTuple):
         return self.scheme is not None
 
     def _repr_markdown_(self) -> str:
-        rows = '\n'.join(f"| {k} | {'*absent*' if v is None else '*void*' if v == '' else '`'+v+'`'} |"
-                         for k, v in zip(self._fields, self))
+        rows = "\n".join(
+            f"| {k} | {'*absent*' if v is None else '*void*' if v == '' else '`' + v + '`'} |"
+            for k, v in zip(self._fields, self)
+        )
         return f"`{self}`\n\n| part | value |\n|---|---|\n{rows}"
 
-# %% ../nbs/03_uri_syntax.ipynb #34599a12
-# RFC 1630: fragmentaddress  uri [ # fragmentid ];  uri  scheme : path [ ? search ]: a built URI must split back into its parts
-def _parses_back(u:URI) -> URI:
-    "`u`, if `parse(str(u)) == u`; else `URISyntaxError` at the character of its text that would split it differently"
-    if any(v is not None and type(v) is not str for v in u):   # a str subclass is kept as the exact str it holds
-        u = tuple.__new__(type(u), tuple(None if v is None else _need_str(v, name) for name, v in zip(u._fields, u)))
-    at = _misplaced(*u)
-    if at >= 0: raise URISyntaxError("these parts do not parse back: this character would end or start a part", str(u), at, 'fragmentaddress')
-    return u
-
-def _first(s:str, chars:str, offset:int) -> int:
+# %% ../nbs/03_uri_syntax.ipynb #f5f90861
+def _first(s: str, chars: str, offset: int) -> int:
     "`offset` plus the index of the first character of `chars` in `s`; -1 if none"
     return next((offset + k for k, ch in enumerate(s) if ch in chars), -1)
 
-def _misplaced(s:Optional[str], p:str, q:Optional[str], f:Optional[str]) -> int:
-    "Index in the text of parts `s`, `p`, `q`, `f` of the first character that would split it differently; -1 if none"
-    if s is not None:                    # a scheme: a letter first, then no delimiter
-        at = _first(s, ':/?#', 0)
-        if at >= 0 or s[:1] not in _LETTERS: return max(at, 0)
+# %% ../nbs/03_uri_syntax.ipynb #54761c78
+# RFC 1630 `alpha` (spelled out in `grammar.ALPHA`, which this module is below)
+_LETTERS = frozenset(ascii_letters)
+
+
+def _misplaced(s: Optional[str], p: str, q: Optional[str], f: Optional[str]) -> int:
+    "Index in the text of parts `s`, `p`, `q`, `f` of the first character that would split it"
+    # (split it differently from these parts); -1 if none
+    # a scheme: a letter first, then no delimiter
+    if s is not None:
+        at = _first(s, ":/?#", 0)
+        if at >= 0 or s[:1] not in _LETTERS:
+            return max(at, 0)
     else:
-        c = p.find(':')                  # a partial form whose path reads as a scheme: `a:b`
-        if c > 0 and p[0] in _LETTERS and p.find('/', 0, c) < 0: return c
+        # a partial form whose path reads as a scheme: `a:b`
+        c = p.find(":")
+        if c > 0 and p[0] in _LETTERS and p.find("/", 0, c) < 0:
+            return c
     base = 0 if s is None else len(s) + 1
-    at = _first(p, '?#', base)
-    return at if at >= 0 or q is None else _first(q, '#', base + len(p) + 1)
+    at = _first(p, "?#", base)
+    return at if at >= 0 or q is None else _first(q, "#", base + len(p) + 1)
 
-# the constructor and `_replace` (through `_make`) check too; `parse` builds with `tuple.__new__`, as its parts always parse back
+# %% ../nbs/03_uri_syntax.ipynb #b7ebca0d
+# RFC 1630: fragmentaddress  uri [ # fragmentid ];  uri  scheme : path [ ? search ]: a built URI
+# must split back into its parts
+def _parses_back(u: URI) -> URI:
+    "`u`, if `parse(str(u)) == u`; else `URISyntaxError`"
+    # at the character of its text that would split it differently
+    # a str subclass is kept as the exact str it holds
+    if any(v is not None and type(v) is not str for v in u):
+        u = tuple.__new__(
+            type(u),
+            tuple(None if v is None else _need_str(v, name) for name, v in zip(u._fields, u)),
+        )
+    at = _misplaced(*u)
+    if at >= 0:
+        raise URISyntaxError(
+            "these parts do not parse back: this character would end or start a part",
+            str(u),
+            at,
+            "fragmentaddress",
+        )
+    return u
+
+# %% ../nbs/03_uri_syntax.ipynb #adf5b3a5
+# the constructor and `_replace` (through `_make`) check too; `parse` builds with
+# `tuple.__new__`, as its parts always parse back
 _plain_new, _plain_make = URI.__new__, URI._make
-def _checked_new(cls:type[URI], scheme:Optional[str], path:str, search:Optional[str], fragment:Optional[str]) -> URI:
+
+
+def _checked_new(
+    cls: type[URI], scheme: Optional[str], path: str, search: Optional[str], fragment: Optional[str]
+) -> URI:
     return _parses_back(_plain_new(cls, scheme, path, search, fragment))
-setattr(URI, '__new__', _checked_new)
-setattr(URI, '_make', classmethod(lambda cls, iterable: _parses_back(_plain_make(iterable))))   # `URI._make`: a URI, the class being final
 
-# %% ../nbs/03_uri_syntax.ipynb #c7827b41
+
+setattr(URI, "__new__", _checked_new)
+# `URI._make`: a URI, the class being final
+setattr(URI, "_make", classmethod(lambda cls, iterable: _parses_back(_plain_make(iterable))))
+
+# %% ../nbs/03_uri_syntax.ipynb #f0fa5605
 _new = tuple.__new__
-_LETTERS = frozenset(ascii_letters)   # RFC 1630 `alpha` (spelled out in `grammar.ALPHA`, which this module is below)
 
-def parse(text:str, # any string: a URI, a partial form, or text that is neither
-         ) -> URI:
+
+def parse(
+    text: str,  # any string: a URI, a partial form, or text that is neither
+) -> URI:
     "Split `text` losslessly into scheme, path, search and fragment"
-    if type(text) is not str: text = _need_str(text)
+    if type(text) is not str:
+        text = _need_str(text)
     fragment = search = scheme = None
-    h = text.find('#')
-    if h >= 0: text, fragment = text[:h], text[h+1:]
-    q = text.find('?')
-    if q >= 0: text, search = text[:q], text[q+1:]
-    c = text.find(':')
-    if c > 0 and text[0] in _LETTERS and text.find('/', 0, c) < 0: scheme, text = text[:c], text[c+1:]   # `scheme  ialpha`: a letter first
+    h = text.find("#")
+    if h >= 0:
+        text, fragment = text[:h], text[h + 1 :]
+    q = text.find("?")
+    if q >= 0:
+        text, search = text[:q], text[q + 1 :]
+    c = text.find(":")
+    if c > 0 and text[0] in _LETTERS and text.find("/", 0, c) < 0:
+        # `scheme  ialpha`: a letter first
+        scheme, text = text[:c], text[c + 1 :]
     return _new(URI, (scheme, text, search, fragment))
 
-def _split(text:str) -> tuple[int, int, int]:
-    "`parse`'s split as offsets, for code that slices `text` itself: `(colon, end of path, hash)`"
-    h = text.find('#')                                      # the first '#' (-1: no fragment-id)
-    q = text.find('?', 0, h) if h >= 0 else text.find('?')  # the first '?' before it
-    end = q if q >= 0 else h if h >= 0 else len(text)       # where the path ends
-    c = text.find(':', 0, end)                              # a colon before any slash (-1: none); a scheme if `c > 0` and a letter is first
-    return (c if c < 0 or text.find('/', 0, c) < 0 else -1), end, h
 
-# %% ../nbs/03_uri_syntax.ipynb #0eb53bf0
-def is_absolute(text:str) -> bool:
-    "`True` if `text` has a scheme: a colon that occurs before any slash (and before any `?` or `#`)"
+def _split(text: str) -> tuple[int, int, int]:
+    "`parse`'s split as offsets, for code that slices `text` itself: `(colon, end of path, hash)`"
+    # the first '#' (-1: no fragment-id)
+    h = text.find("#")
+    # the first '?' before it
+    q = text.find("?", 0, h) if h >= 0 else text.find("?")
+    # where the path ends
+    end = q if q >= 0 else h if h >= 0 else len(text)
+    # a colon before any slash (-1: none); a scheme if `c > 0` and a letter is first
+    c = text.find(":", 0, end)
+    return (c if c < 0 or text.find("/", 0, c) < 0 else -1), end, h
+
+# %% ../nbs/03_uri_syntax.ipynb #72f9b5a0
+def is_absolute(text: str) -> bool:
+    "`True` if `text` has a scheme: a colon before any slash (and before any `?` or `#`)"
     return parse(text).scheme is not None
 
 # %% ../nbs/03_uri_syntax.ipynb #512420e9
-def segments(path:str) -> tuple[str, ...]:
+def segments(path: str) -> tuple[str, ...]:
     "The hierarchical segments of `path`: split at every `/`, never at `%2F`; void segments kept"
-    return tuple(_need_str(path, 'path').split('/'))
+    return tuple(_need_str(path, "path").split("/"))

@@ -13,23 +13,34 @@ from .grammar import NATIONAL, PUNCTUATION, describe_char
 # %% ../nbs/05_unsafe_characters.ipynb #ab3c60f3
 class Unsafe(NamedTuple):
     "An unsafe character found in a text"
+
     position: int  # 0-based index in the text
-    char: str      # the character
-    kind: str      # "space", "control", "national", "punctuation", "8-bit" or "beyond-latin-1"
+    char: str  # the character
+    kind: str  # "space", "control", "national", "punctuation", "8-bit" or "beyond-latin-1"
 
-def unsafe_kind(c:str) -> str:
+
+def unsafe_kind(c: str) -> str:
     "The kind of unsafe character `c` is (see `Unsafe.kind`), or `''` if it is not unsafe"
-    if len(c := _need_str(c, 'c')) != 1: raise URIError(f"expected one character, not {len(c)}", c)
+    if len(c := _need_str(c, "c")) != 1:
+        raise URIError(f"expected one character, not {len(c)}", c)
     o = ord(c)
-    if c == ' ': return 'space'
-    if o < 0x20 or o == 0x7f or 0x80 <= o < 0xa0: return 'control'
-    if c in NATIONAL or c == '`': return 'national'
-    if c in PUNCTUATION: return 'punctuation'
-    if o > 0xff: return 'beyond-latin-1'
-    if o > 0x7f: return '8-bit'
-    return ''
+    if c == " ":
+        return "space"
+    if o < 0x20 or o == 0x7F or 0x80 <= o < 0xA0:
+        return "control"
+    if c in NATIONAL or c == "`":
+        return "national"
+    if c in PUNCTUATION:
+        return "punctuation"
+    if o > 0xFF:
+        return "beyond-latin-1"
+    if o > 0x7F:
+        return "8-bit"
+    return ""
 
-def find_unsafe(text:str) -> Tuple[Unsafe, ...]:
-    "Every character of `text` that 'shall not be used unencoded' in canonical form, with its position and kind"
+
+def find_unsafe(text: str) -> Tuple[Unsafe, ...]:
+    "Every character of `text` that 'shall not be used unencoded' in canonical form"
+    # each with its position and kind
     text = _need_str(text)
     return tuple(Unsafe(i, c, k) for i, c in enumerate(text) if (k := unsafe_kind(c)))

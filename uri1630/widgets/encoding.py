@@ -11,8 +11,8 @@ from typing import Mapping, Optional
 from ..encoding import LEVELS, to_level
 from ..render import level_html
 
-# %% ../../nbs/06a_encoding_explorer.ipynb #88a653e4
-_LABEL = {'description_width': 'initial'}   # every label whole ("RFC example", not "RFC exam…")
+# %% ../../nbs/06a_encoding_explorer.ipynb #52acabcd
+_LABEL = {"description_width": "initial"}  # every label whole ("RFC example", not "RFC exam…")
 
 RFC_EXAMPLES = {
     "Example 1 (hyphen)": "http://info.cern.ch/albert/bertram/marie-claude",
@@ -24,32 +24,61 @@ RFC_EXAMPLES = {
     "Unsafe characters": "http://h/Zürich caf%E9/~user?a+b%2Bc",
 }
 
+
+def _example_picker(uri: str) -> W.Dropdown:
+    "The dropdown of `RFC_EXAMPLES`: `uri`'s example, else '(type your own)'"
+    return W.Dropdown(
+        options=[("(type your own)", "")] + [(k, v) for k, v in RFC_EXAMPLES.items()],
+        value=uri if uri in RFC_EXAMPLES.values() else "",
+        description="RFC example",
+        style=_LABEL,
+        layout=W.Layout(width="auto"),
+    )
+
+# %% ../../nbs/06a_encoding_explorer.ipynb #ff5142bc
+def _level_controls(level: str) -> tuple[W.ToggleButtons, W.Dropdown, W.Dropdown]:
+    "The level (`level` chosen), encoding and reserved-set choices"
+    return (
+        W.ToggleButtons(options=list(LEVELS), value=level, description="Level", style=_LABEL),
+        W.Dropdown(
+            options=["latin-1", "utf-8"], value="latin-1", description="Encoding", style=_LABEL
+        ),
+        W.Dropdown(
+            options=["rfc1630", "rfc1738"], value="rfc1630", description="Reserved", style=_LABEL
+        ),
+    )
+
+# %% ../../nbs/06a_encoding_explorer.ipynb #facc7f77
 class EncodingExplorer(W.VBox):
     "Explore encoding levels: a URI, a level, and the result with every character's class and fate"
-    def __init__(self, uri:str=RFC_EXAMPLES["Example 1 (%2D)"], level:str="canonical"):
-        self.example = W.Dropdown(options=[('(type your own)', '')] + [(k, v) for k, v in RFC_EXAMPLES.items()],
-                                  value=uri if uri in RFC_EXAMPLES.values() else '', description='RFC example',
-                                  style=_LABEL, layout=W.Layout(width='auto'))
-        self.text = W.Text(value=uri, description='URI', style=_LABEL, layout=W.Layout(width='95%'))
-        self.level = W.ToggleButtons(options=list(LEVELS), value=level, description='Level', style=_LABEL)
-        self.encoding = W.Dropdown(options=['latin-1', 'utf-8'], value='latin-1', description='Encoding', style=_LABEL)
-        self.reserved = W.Dropdown(options=['rfc1630', 'rfc1738'], value='rfc1630', description='Reserved', style=_LABEL)
+
+    def __init__(self, uri: str = RFC_EXAMPLES["Example 1 (%2D)"], level: str = "canonical"):
+        self.example = _example_picker(uri)
+        self.text = W.Text(value=uri, description="URI", style=_LABEL, layout=W.Layout(width="95%"))
+        self.level, self.encoding, self.reserved = _level_controls(level)
         self.out = W.HTML()
-        self.example.observe(self._pick, 'value')
-        self.text.observe(self._typed, 'value')
-        for w in (self.text, self.level, self.encoding, self.reserved): w.observe(self._update, 'value')
-        super().__init__([self.example, self.text, self.level, W.HBox([self.encoding, self.reserved]), self.out])
+        self.example.observe(self._pick, "value")
+        self.text.observe(self._typed, "value")
+        for w in (self.text, self.level, self.encoding, self.reserved):
+            w.observe(self._update, "value")
+        super().__init__(
+            [self.example, self.text, self.level, W.HBox([self.encoding, self.reserved]), self.out]
+        )
         self._update()
 
-    def _pick(self, change:Mapping[str, object]) -> None:
-        if change['new']: self.text.value = change['new']
+    def _pick(self, change: Mapping[str, object]) -> None:
+        if change["new"]:
+            self.text.value = change["new"]
 
-    def _typed(self, change:Mapping[str, object]) -> None:
-        "The dropdown shows the example the text is, else '(type your own)': choosing an example always applies it"
-        self.example.value = change['new'] if change['new'] in RFC_EXAMPLES.values() else ''
+    def _typed(self, change: Mapping[str, object]) -> None:
+        "The dropdown shows the example the text is, else '(type your own)'"
+        # choosing an example always applies it
+        self.example.value = change["new"] if change["new"] in RFC_EXAMPLES.values() else ""
 
-    def _update(self, change:Optional[Mapping[str, object]]=None) -> None:
-        self.out.value = level_html(self.text.value, self.level.value, self.encoding.value, self.reserved.value)
+    def _update(self, change: Optional[Mapping[str, object]] = None) -> None:
+        self.out.value = level_html(
+            self.text.value, self.level.value, self.encoding.value, self.reserved.value
+        )
 
     @property
     def result(self) -> str:

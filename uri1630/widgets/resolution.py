@@ -11,35 +11,69 @@ from typing import Mapping, Optional
 from ..partial import ResolutionStep, resolve_steps, PARTIAL_EXAMPLES, PARTIAL_CONTEXTS
 from ..render import resolution_html, rfc3986_join
 
-# %% ../../nbs/07a_resolution_explorer.ipynb #3c498641
+# %% ../../nbs/07a_resolution_explorer.ipynb #eeb64985
 # RFC 1630 p. 11: the ten examples, as preset buttons
-_LABEL = {'description_width': 'initial'}   # every label whole
+_LABEL = {"description_width": "initial"}  # every label whole
 
-RESOLUTION_PRESETS = tuple((f"{p} in …/e{'/' if c.endswith('/') else '/f'}", c, p) for c in PARTIAL_CONTEXTS for p, _ in PARTIAL_EXAMPLES)
+RESOLUTION_PRESETS = tuple(
+    (f"{p} in …/e{'/' if c.endswith('/') else '/f'}", c, p)
+    for c in PARTIAL_CONTEXTS
+    for p, _ in PARTIAL_EXAMPLES
+)
 
+# %% ../../nbs/07a_resolution_explorer.ipynb #a6ab1f29
+def _field(value: str, description: str) -> W.Text:
+    "A text field as wide as the explorer, its label whole"
+    return W.Text(value=value, description=description, style=_LABEL, layout=W.Layout(width="95%"))
+
+# %% ../../nbs/07a_resolution_explorer.ipynb #2b0708ed
+def _preset_buttons() -> list[W.Button]:
+    "A button for each of `RESOLUTION_PRESETS`, its tooltip the partial and its context"
+    return [
+        W.Button(
+            description=label, tooltip=f"{p} in the context {c}", layout=W.Layout(width="auto")
+        )
+        for label, c, p in RESOLUTION_PRESETS
+    ]
+
+
+def _preset_row(presets: list[W.Button]) -> list[W.Widget]:
+    "The heading and the row of preset buttons, wrapped to the explorer's width"
+    return [W.HTML("RFC 1630's examples:"), W.HBox(presets, layout=W.Layout(flex_flow="row wrap"))]
+
+# %% ../../nbs/07a_resolution_explorer.ipynb #6d77bea4
 class ResolutionExplorer(W.VBox):
-    "Explore RFC 1630's partial forms: context, partial and reading, with the steps, slash runs and RFC 3986's answer"
-    def __init__(self, context:str=PARTIAL_CONTEXTS[0], partial:str="../g", reading:str="examples"):
-        self.context = W.Text(value=context, description='Context', style=_LABEL, layout=W.Layout(width='95%'))
-        self.partial = W.Text(value=partial, description='Partial', style=_LABEL, layout=W.Layout(width='95%'))
-        self.reading = W.ToggleButtons(options=['examples', 'literal'], value=reading, description='Reading', style=_LABEL)
-        self.presets = [W.Button(description=label, tooltip=f"{p} in the context {c}", layout=W.Layout(width='auto'))
-                        for label, c, p in RESOLUTION_PRESETS]
-        for b, (_, c, p) in zip(self.presets, RESOLUTION_PRESETS): b.on_click(lambda _, c=c, p=p: self._pick(c, p))
+    "Explore RFC 1630's partial forms: context, partial and reading, with the steps"
+
+    # the slash runs, and RFC 3986's answer
+
+    def __init__(
+        self, context: str = PARTIAL_CONTEXTS[0], partial: str = "../g", reading: str = "examples"
+    ):
+        self.context = _field(context, "Context")
+        self.partial = _field(partial, "Partial")
+        self.reading = W.ToggleButtons(
+            options=["examples", "literal"], value=reading, description="Reading", style=_LABEL
+        )
+        self.presets = _preset_buttons()
+        for b, (_, c, p) in zip(self.presets, RESOLUTION_PRESETS):
+            b.on_click(lambda _, c=c, p=p: self._pick(c, p))
         self.out = W.HTML()
-        for w in (self.context, self.partial, self.reading): w.observe(self._update, 'value')
-        super().__init__([W.HTML("RFC 1630's examples:"), W.HBox(self.presets, layout=W.Layout(flex_flow='row wrap')),
-                          self.context, self.partial, self.reading, self.out])
+        for w in (self.context, self.partial, self.reading):
+            w.observe(self._update, "value")
+        super().__init__(
+            [*_preset_row(self.presets), self.context, self.partial, self.reading, self.out]
+        )
         self._update()
 
-    def _pick(self, context:str, partial:str) -> None:
+    def _pick(self, context: str, partial: str) -> None:
         self.context.value, self.partial.value = context, partial
 
-    def _update(self, change:Optional[Mapping[str, object]]=None) -> None:
+    def _update(self, change: Optional[Mapping[str, object]] = None) -> None:
         self.out.value = resolution_html(self.context.value, self.partial.value, self.reading.value)
 
     @property
     def result(self) -> str:
         "The resolved URI (raises `URIError` for a context that is not absolute)"
-        last: ResolutionStep = resolve_steps(self.context.value, self.partial.value, self.reading.value)[-1]
-        return last.result
+        steps = resolve_steps(self.context.value, self.partial.value, self.reading.value)
+        return steps[-1].result
