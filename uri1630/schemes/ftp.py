@@ -9,48 +9,69 @@ __all__ = ['FSEGMENT_CHARS', 'FtpURL', 'ftp_session']
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional, Tuple
-if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
+
+if TYPE_CHECKING:
+    from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, _bounded, _need_str
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
+from ..grammar import RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
 from . import IPURL, Source, parse_login, parse_url
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/11_ftp.ipynb #59ef99b2
 # RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
-FSEGMENT_CHARS = MappingProxyType({"1738": RFC1738_UNRESERVED + RFC1738_FSEGMENT_EXTRA,
-                  # RFC 1630 URL BNF: segment = xpalphas
-                  "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
+FSEGMENT_CHARS = MappingProxyType(
+    {
+        "1738": RFC1738_UNRESERVED + RFC1738_FSEGMENT_EXTRA,
+        # RFC 1630 URL BNF: segment = xpalphas
+        "1630": ALPHA + DIGIT + SAFE_URL + EXTRA,
+    }
+)
 
+# %% ../../nbs/11_ftp.ipynb #66fae34e
 @dataclass(frozen=True, slots=True)
 class FtpURL(IPURL):
     "An `ftp:` URL: login, the decoded CWD arguments and file name, and the type code"
-    cwd: Tuple[str, ...]        # decoded arguments of the CWD commands, in order (`%2F` kept inside its argument)
-    name: str                   # decoded argument of RETR (or NLST); `''` when empty or absent
-    typecode: Optional[str]     # 'a', 'i' or 'd' (RFC 1738); RFC 959 codes 'A', 'AN', 'E', 'I', 'L8', ... or 'd' (RFC 1630); None
-    fragment: Optional[str]     # the fragment id, as written; `None` when absent
 
-    # RFC 1738 §3.2.1–3.2.2: USER/PASS, each <cwd> to CWD, then TYPE + RETR <name>, or NLST <name> for d
-    # (see "The command sequence" below, with the argument checks `_arg` and `_type_arg` it uses)
-    def commands(self,
-                 anonymous_password:str="anonymous@",  # the PASS of the anonymous convention: the end user's Internet mail address
-                 password:Optional[str]=None,           # the PASS to send when the URL gives a user but no password (asked of the user)
-                 default_type:Optional[str]=None,       # TYPE to send when the URL has no type code ("the client must guess"); None: no TYPE
-                ) -> Tuple[str, ...]:
-        "The FTP commands (without CR LF) RFC 1738 §3.2 prescribes for this URL: login, CWDs, then TYPE and RETR, or NLST"
-        if self.user is None: out = ["USER anonymous", "PASS " + _arg(self, "anonymous password", anonymous_password)]
+    # decoded arguments of the CWD commands, in order (`%2F` kept inside its argument)
+    cwd: Tuple[str, ...]
+    name: str  # decoded argument of RETR (or NLST); `''` when empty or absent
+    # 'a', 'i' or 'd' (RFC 1738); RFC 959 codes 'A', 'AN', 'E', 'I', 'L8', ... or 'd' (RFC 1630);
+    # None when absent
+    typecode: Optional[str]
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
+
+    # RFC 1738 §3.2.1–3.2.2: USER/PASS, each <cwd> to CWD, then TYPE + RETR <name>, or NLST <name>
+    # for d (see "The command sequence" below, with the argument checks `_arg` and `_type_arg`)
+    def commands(
+        self,
+        # the PASS of the anonymous convention: the end user's Internet mail address
+        anonymous_password: str = "anonymous@",
+        # the PASS to send when the URL gives a user but no password (asked of the user)
+        password: Optional[str] = None,
+        # TYPE to send when the URL has no type code ("the client must guess"); None: no TYPE
+        default_type: Optional[str] = None,
+    ) -> Tuple[str, ...]:
+        "The FTP commands (no CR LF) of RFC 1738 §3.2: login, CWDs, then TYPE and RETR, or NLST"
+        if self.user is None:
+            out = ["USER anonymous", "PASS " + _arg(self, "anonymous password", anonymous_password)]
         else:
             out = ["USER " + _arg(self, "user name", self.user)]
             pw = self.password if self.password is not None else password
-            if pw is not None: out.append("PASS " + _arg(self, "password", pw))
+            if pw is not None:
+                out.append("PASS " + _arg(self, "password", pw))
         out += ["CWD " + _arg(self, "CWD argument", c) for c in self.cwd]
         name, code = _arg(self, "file name", self.name), self.typecode or default_type
-        if code == 'd' or (code is None and name == ''): out.append(f"NLST {name}" if name else "NLST")
-        else: out += ([f"TYPE {_type_arg(code)}"] if code else []) + [f"RETR {name}"]
+        if code == "d" or (code is None and name == ""):
+            out.append(f"NLST {name}" if name else "NLST")
+        else:
+            out += ([f"TYPE {_type_arg(code)}"] if code else []) + [f"RETR {name}"]
         return tuple(out)
 
 # %% ../../nbs/11_ftp.ipynb #a991a646
-# RFC 1738: ftptype = A | I | D | a | i | d;  RFC 1630: ftptype  A formcode | E formcode | I | L digits
-def _read_type(src:Source, i:int, end:int) -> str:
+# RFC 1738: ftptype = A | I | D | a | i | d
+# RFC 1630: ftptype  A formcode | E formcode | I | L digits
+def _read_type(src: Source, i: int, end: int) -> str:
     "The type code in `text[i:end]` (after `;type=`), by `src.rfc`'s reading"
     code, ok = src.text[i:end], True
     if src.rfc == "1738":
@@ -58,204 +79,350 @@ def _read_type(src:Source, i:int, end:int) -> str:
         code = code.lower()
     else:
         code = code.upper()
-        ok = (code[:1] in ("A", "E") and code[1:] in ("", "N", "T", "C")) or code == "I" or \
-             (code[:1] == "L" and len(code) > 1 and code[1:].isascii() and code[1:].isdigit())
+        ok = (
+            (code[:1] in ("A", "E") and code[1:] in ("", "N", "T", "C"))
+            or code == "I"
+            or (code[:1] == "L" and len(code) > 1 and code[1:].isascii() and code[1:].isdigit())
+        )
     if not ok:
-        want = "one of a, i, d" if src.rfc == "1738" else "an RFC 959 type code without the space: A, E (with N, T or C), I or L<digits>"
-        src.fail(i, 'ftptype', f"the type code must be {want}; found {src.text[i:end]!r}")
+        want = (
+            "one of a, i, d"
+            if src.rfc == "1738"
+            else "an RFC 959 type code without the space: A, E (with N, T or C), I or L<digits>"
+        )
+        src.fail(i, "ftptype", f"the type code must be {want}; found {src.text[i:end]!r}")
     return code
 
 # %% ../../nbs/11_ftp.ipynb #5ff0ad9a
 # RFC 1738 §5: ftpurl = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]
-_LOGIN = LoginRule()   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+_LOGIN = LoginRule()  # RFC 1738 §3.1: how this scheme's login reads (also in its record)
 
-def _parse_ftp(src:Source) -> FtpURL:
+
+def _parse_ftp(src: Source) -> FtpURL:
     "Read `ftp://login [ / fpath [ ;type=typecode ] ]`"
     lg = parse_login(src, *_LOGIN)
     t, i, end, typecode = src.text, lg.end, src.end, None
+    head = (src.url, src.scheme, lg.user, lg.password, lg.host, lg.port)
     if i == end:
-        if src.rfc == "1630": src.fail(i, 'ftpaddress', "RFC 1630's ftpaddress has a '/' and a path after the login")
-        return FtpURL(src.url, src.scheme, lg.user, lg.password, lg.host, lg.port, (), '', None, src.fragment)
-    semi = t.find(';', i + 1, end)
+        if src.rfc == "1630":
+            src.fail(i, "ftpaddress", "RFC 1630's ftpaddress has a '/' and a path after the login")
+        return FtpURL(*head, (), "", None, src.fragment)
+    semi = t.find(";", i + 1, end)
     if semi >= 0:
-        if not t.startswith(';type=', semi, end): src.fail(semi, 'ftptype', "';' is reserved in an ftp url-path: only ';type=<typecode>' may follow the name")
+        if not t.startswith(";type=", semi, end):
+            why = "';' is reserved in an ftp url-path: only ';type=<typecode>' may follow the name"
+            src.fail(semi, "ftptype", why)
         typecode, end = _read_type(src, semi + 6, end), semi
-    ok, rule, segs, k = FSEGMENT_CHARS[src.rfc], 'fsegment' if src.rfc == "1738" else 'segment', [], i + 1
+    ok, segs, k = FSEGMENT_CHARS[src.rfc], [], i + 1
+    rule = "fsegment" if src.rfc == "1738" else "segment"
     while True:
-        s = t.find('/', k, end)
+        s = t.find("/", k, end)
         segs.append(src.decode(k, end if s < 0 else s, ok, rule))
-        if s < 0: break
+        if s < 0:
+            break
         k = s + 1
-    if src.rfc == "1630" and typecode is None and segs[-1] == '': typecode = 'd'    # RFC 1630: a trailing "/" lists
-    return FtpURL(src.url, src.scheme, lg.user, lg.password, lg.host, lg.port, tuple(segs[:-1]), segs[-1], typecode, src.fragment)
+    # RFC 1630: a trailing "/" lists
+    if src.rfc == "1630" and typecode is None and segs[-1] == "":
+        typecode = "d"
+    return FtpURL(*head, tuple(segs[:-1]), segs[-1], typecode, src.fragment)
 
 # %% ../../nbs/11_ftp.ipynb #a0d5f87a
 # RFC 959: a command line ends at CR LF, so an argument may hold neither
-def _arg(u:FtpURL, what:str, value:str) -> str:
+def _arg(u: FtpURL, what: str, value: str) -> str:
     "`value`, unless it holds CR, LF or NUL, which would end the command line it is sent on"
     value = _need_str(value, what)
-    for bad in ('\r', '\n', '\0'):
+    for bad in ("\r", "\n", "\0"):
         if bad in value:
-            pos = min((p for p in (u.text.upper().find(e) for e in ('%0D', '%0A', '%00')) if p >= 0), default=None)
-            raise URIError(f"the {what} holds {bad!r}, which would inject another FTP command", u.text, pos, 'ftp-command')
+            pos = min(
+                (p for p in (u.text.upper().find(e) for e in ("%0D", "%0A", "%00")) if p >= 0),
+                default=None,
+            )
+            raise URIError(
+                f"the {what} holds {bad!r}, which would inject another FTP command",
+                u.text,
+                pos,
+                "ftp-command",
+            )
     return value
 
-def _type_arg(code:str) -> str:
+
+def _type_arg(code: str) -> str:
     "The argument of TYPE for a type code: RFC 959 with the space put back"
     code = code.upper()
-    return code[0] + ' ' + code[1:] if len(code) > 1 else code
+    return code[0] + " " + code[1:] if len(code) > 1 else code
 
 # %% ../../nbs/11_ftp.ipynb #32110bbe
 import re
 from typing import TYPE_CHECKING, Sequence, TypedDict
-from ..errors import _need_str
-if TYPE_CHECKING: from uri1630.retrieve import _Conn, RetrievalOptions
+
+if TYPE_CHECKING:
+    from uri1630.retrieve import _Conn, RetrievalOptions
 
 # %% ../../nbs/11_ftp.ipynb #9bb5bda5
-_REPLY_RE = re.compile(rb'(\d{3})([ -])')
+_REPLY_RE = re.compile(rb"(\d{3})([ -])")
 
-def _ftp_reply(c:'_Conn', command:str) -> tuple[int, str]:
+
+def _ftp_reply(c: "_Conn", command: str) -> tuple[int, str]:
     "One FTP reply (multi-line replies read to their last line): `(code, text)`"
     what = f"the reply to {command}"
     line = c.readline(what)
-    if not line.endswith(b'\n'): c.fail(f"the FTP server closed the connection before {what}", command=command)
+    if not line.endswith(b"\n"):
+        c.fail(f"the FTP server closed the connection before {what}", command=command)
     m = _REPLY_RE.match(line)
-    code = _bounded(m[1], 999) if m else None     # `\d{3}`: three digits
-    if m is None or code is None: c.fail(f"malformed FTP reply {line[:80]!r} to {command}", command=command)
-    text = bytearray(line[4:].strip())                 # at most 4 KiB of it kept: it only goes into messages
-    while m[2] == b'-':
+    code = _bounded(m[1], 999) if m else None  # `\d{3}`: three digits
+    if m is None or code is None:
+        c.fail(f"malformed FTP reply {line[:80]!r} to {command}", command=command)
+    # at most 4 KiB of it kept: it only goes into messages
+    text = bytearray(line[4:].strip())
+    while m[2] == b"-":
         more = c.readline(what)
-        if not more.endswith(b'\n'): c.fail(f"the FTP server closed the connection in {what}", command=command)
-        if more[:4] == m[1] + b' ': break
-        if len(text) < 4096: text += b' ' + more.strip()[:4096]
-    return code, text[:4096].decode('latin-1')
+        if not more.endswith(b"\n"):
+            c.fail(f"the FTP server closed the connection in {what}", command=command)
+        if more[:4] == m[1] + b" ":
+            break
+        if len(text) < 4096:
+            text += b" " + more.strip()[:4096]
+    return code, text[:4096].decode("latin-1")
 
 # %% ../../nbs/11_ftp.ipynb #3bea17bc
-_PASV_RE = re.compile(r'(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})')
-_EPSV_RE = re.compile(r'\((.)\1\1(\d{1,5})\1\)')
+_PASV_RE = re.compile(r"(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})")
+_EPSV_RE = re.compile(r"\((.)\1\1(\d{1,5})\1\)")
 
-def _ftp_data_port(c:'_Conn') -> int:
+
+def _ftp_data_port(c: "_Conn") -> int:
     "Ask for passive mode (`EPSV` over IPv6, else `PASV`) and return the data port"
-    cmd = 'EPSV' if c.ipv6 else 'PASV'
-    c.send(cmd.encode() + b'\r\n')
+    cmd = "EPSV" if c.ipv6 else "PASV"
+    c.send(cmd.encode() + b"\r\n")
     code, text = _ftp_reply(c, cmd)
-    m = (_EPSV_RE if cmd == 'EPSV' else _PASV_RE).search(text)
-    if code // 100 != 2 or not m: c.fail(f"FTP server refused {cmd!r}: {code} {text}", code, cmd)
-    hi, lo = (None, None) if cmd == 'EPSV' else (_bounded(m[5], 255), _bounded(m[6], 255))
-    if cmd == 'PASV' and (hi is None or lo is None):   # RFC 959: h1,h2,h3,h4,p1,p2 are octets (0-255)
-        c.fail(f"the FTP server's PASV reply names port octets {m[5]},{m[6]}: each must be 0-255, the port 1-65535", code, cmd)
-    port = (_bounded(m[2], 65535) or 0) if cmd == 'EPSV' else (hi or 0) * 256 + (lo or 0)
-    if not 0 < port < 65536: c.fail(f"the FTP server named data port {port} in its {cmd} reply: a data port is 1-65535", code, cmd)
+    m = (_EPSV_RE if cmd == "EPSV" else _PASV_RE).search(text)
+    if code // 100 != 2 or not m:
+        c.fail(f"FTP server refused {cmd!r}: {code} {text}", code, cmd)
+    hi, lo = (None, None) if cmd == "EPSV" else (_bounded(m[5], 255), _bounded(m[6], 255))
+    # RFC 959: h1,h2,h3,h4,p1,p2 are octets (0-255)
+    if cmd == "PASV" and (hi is None or lo is None):
+        c.fail(
+            f"the FTP server's PASV reply names port octets {m[5]},{m[6]}: "
+            "each must be 0-255, the port 1-65535",
+            code,
+            cmd,
+        )
+    port = (_bounded(m[2], 65535) or 0) if cmd == "EPSV" else (hi or 0) * 256 + (lo or 0)
+    if not 0 < port < 65536:
+        c.fail(
+            f"the FTP server named data port {port} in its {cmd} reply: a data port is 1-65535",
+            code,
+            cmd,
+        )
     return port
 
 # %% ../../nbs/11_ftp.ipynb #a371d9ca
-def _ftp_transfer(c:'_Conn', command:str, o:'RetrievalOptions') -> bytes:
-    "`RETR`/`NLST`/`LIST`: open a passive data connection to the same host, send `command`, read the data"
+def _ftp_transfer(c: "_Conn", command: str, o: "RetrievalOptions") -> bytes:
+    "`RETR`/`NLST`/`LIST`: open a passive data connection to the same host, send `command`, read"
     port = _ftp_data_port(c)
-    host = c.peer_host                       # the control connection's peer, never the PASV reply's address
-    with o._replace(trace=None).conn(host, port, 'ftp') as d:
-        c.send(command.encode('latin-1') + b'\r\n')
+    # the control connection's peer, never the PASV reply's address
+    host = c.peer_host
+    with o._replace(trace=None).conn(host, port, "ftp") as d:
+        c.send(command.encode("latin-1") + b"\r\n")
         code, text = _ftp_reply(c, command)
-        if code // 100 not in (1, 2): c.fail(f"FTP server refused {command!r}: {code} {text}", code, command)
+        if code // 100 not in (1, 2):
+            c.fail(f"FTP server refused {command!r}: {code} {text}", code, command)
         data = d.read_to_end(f"the data of {command}")
     if code // 100 == 1:
         code, text = _ftp_reply(c, command)
-        if code // 100 != 2: c.fail(f"FTP transfer for {command!r} failed: {code} {text}", code, command)
+        if code // 100 != 2:
+            c.fail(f"FTP transfer for {command!r} failed: {code} {text}", code, command)
     return data
 
 # %% ../../nbs/11_ftp.ipynb #faa08f07
-def _check_commands(commands:Sequence[str]) -> None:
-    "RFC 959: a command line is octets ending in CR LF; nothing in it may end it early (else a `URIError`, a password never shown)"
+def _check_commands(commands: Sequence[str]) -> None:
+    # RFC 959: a command line is octets ending in CR LF; nothing in it may end it early
+    "Raise a `URIError` (a password never shown) if a command holds CR, LF, NUL or a non-octet"
     for cmd in commands:
-        _need_str(cmd, 'command')
-        bad = next((i for i, ch in enumerate(cmd) if ch in '\r\n\0' or ord(ch) > 255), None)
+        _need_str(cmd, "command")
+        bad = next((i for i, ch in enumerate(cmd) if ch in "\r\n\0" or ord(ch) > 255), None)
         if bad is not None:
-            show = 'PASS ***' if cmd[:5].upper() == 'PASS ' else cmd[:80]
-            raise URIError(f"an FTP command holds CR, LF, NUL or a character that is no octet, at its character {bad}: {show!r}", None, None, 'ftp')
+            show = "PASS ***" if cmd[:5].upper() == "PASS " else cmd[:80]
+            raise URIError(
+                f"an FTP command holds CR, LF, NUL or a character that is no octet, "
+                f"at its character {bad}: {show!r}",
+                None,
+                None,
+                "ftp",
+            )
 
-def ftp_session(host:str,          # the FTP server's host
-                port:int,          # its port (21 by default)
-                commands:Sequence[str], # the command lines to send, in order (`USER …`, `PASS …`, `CWD …`, `TYPE …`, `RETR …`)
-                o:Optional['RetrievalOptions']=None,      # the options of a `retrieve` call (internal)
-                **kw:Any,          # else: `timeout`, `max_bytes`, `trace`, `total_timeout`, as for `retrieve`
-               ) -> bytes:
-    "Log in and run `commands` on one control connection; return the data of the transfer command"
-    from uri1630.retrieve import RetrievalError, _options   # the transport, imported on the first retrieval
-    o = o or _options(f"ftp://{host}:{port}/", **kw)
-    if o.proxy: raise ValueError("ftp_session talks to the server itself: for a gateway, use retrieve(url, proxy=...)")
-    commands = [_need_str(cmd, 'command') for cmd in commands]   # each as the exact str it holds
-    _check_commands(commands)
-    secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == 'PASS ' and len(cmd) > 5]
-    try: return _ftp_dialogue(host, port, commands, o)
-    except RetrievalError as e:           # RFC 1738 §6: a server that echoes the password does not get it into a message
-        if not any(p in e.message for p in secrets): raise
-        msg = e.message
-        for p in secrets: msg = msg.replace(p, '***')
-        raise RetrievalError(msg, e.text, e.position, e.rule, e.status, e.command) from None
-
+# %% ../../nbs/11_ftp.ipynb #91925873
 class _FtpState(TypedDict):
     "The state of one FTP dialogue"
-    data: Optional[bytes]   # the data of the transfer command, once it ran
-    logged_in: bool         # whether the server accepted the login
-    asked: Optional[str]    # the user name the server asked a password for (reply 331), until the next command
 
-def _ftp_dialogue(host:str, port:int, commands:Sequence[str], o:'RetrievalOptions') -> bytes:
-    "The FTP dialogue of `ftp_session`: greeting, login, the commands, `QUIT`"
-    from uri1630.retrieve import RetrievalError   # the transport, imported on the first retrieval
-    st: _FtpState = {'data': None, 'logged_in': False, 'asked': None}     # the transfer's data; the login state
-    with o.conn(host, port, 'ftp') as c:
-        _ftp_greeting(c)
-        for cmd in commands: _ftp_command(c, cmd, o, st)
-        try: c.send(b'QUIT\r\n'); _ftp_reply(c, 'QUIT')
-        except RetrievalError: pass
-    return st['data'] if st['data'] is not None else b''
+    data: Optional[bytes]  # the data of the transfer command, once it ran
+    logged_in: bool  # whether the server accepted the login
+    # the user name the server asked a password for (reply 331), until the next command
+    asked: Optional[str]
 
-def _ftp_greeting(c:'_Conn') -> None:
-    "Read the server's greeting: `220` (maybe after a `120`, \"ready in nnn minutes\"), else `RetrievalError`"
-    code, text = _ftp_reply(c, 'the greeting')
-    if code == 120: code, text = _ftp_reply(c, 'the greeting')
-    if code != 220: c.fail(f"FTP server refused the connection: {code} {text}", code, 'connect')
 
-def _ftp_command(c:'_Conn', cmd:str, o:'RetrievalOptions', st:_FtpState) -> None:
-    "Send one command of the plan and read its reply; `st` holds the login state and the data of the transfer"
-    verb = cmd.split(' ', 1)[0].upper()
-    if verb == 'PASS' and st['logged_in']: return
-    if st['asked'] and verb != 'PASS':
-        c.fail(f"the FTP server asks for a password for {st['asked']!r} and the URL gives none: pass password=…", 331, f"USER {st['asked']}")
-    if verb in ('RETR', 'NLST', 'LIST'): st['data'] = _ftp_transfer(c, cmd, o); return
-    show = 'PASS ***' if verb == 'PASS' else cmd
-    c.send(cmd.encode('latin-1') + b'\r\n', show)
+def _ftp_greeting(c: "_Conn") -> None:
+    'Read the greeting: `220` (maybe after `120`, "ready in nnn minutes"), else `RetrievalError`'
+    code, text = _ftp_reply(c, "the greeting")
+    if code == 120:
+        code, text = _ftp_reply(c, "the greeting")
+    if code != 220:
+        c.fail(f"FTP server refused the connection: {code} {text}", code, "connect")
+
+# %% ../../nbs/11_ftp.ipynb #d2acb721
+def _ftp_command(c: "_Conn", cmd: str, o: "RetrievalOptions", st: _FtpState) -> None:
+    "Send one command of the plan, read its reply; `st`: the login state and the transfer's data"
+    verb = cmd.split(" ", 1)[0].upper()
+    if verb == "PASS" and st["logged_in"]:
+        return
+    if st["asked"] and verb != "PASS":
+        c.fail(
+            f"the FTP server asks for a password for {st['asked']!r} and the URL gives none: "
+            "pass password=…",
+            331,
+            f"USER {st['asked']}",
+        )
+    if verb in ("RETR", "NLST", "LIST"):
+        st["data"] = _ftp_transfer(c, cmd, o)
+        return
+    show = "PASS ***" if verb == "PASS" else cmd
+    c.send(cmd.encode("latin-1") + b"\r\n", show)
     code, text = _ftp_reply(c, show)
-    if verb == 'USER' and code == 331: st['asked'] = cmd[5:]; return
-    st['asked'] = None
-    if verb in ('USER', 'PASS') and code in (230, 202): st['logged_in'] = True; return
-    if code // 100 != 2: c.fail(f"FTP server refused {show!r}: {code} {text}", code, show)
+    if verb == "USER" and code == 331:
+        st["asked"] = cmd[5:]
+        return
+    st["asked"] = None
+    if verb in ("USER", "PASS") and code in (230, 202):
+        st["logged_in"] = True
+        return
+    if code // 100 != 2:
+        c.fail(f"FTP server refused {show!r}: {code} {text}", code, show)
+
+# %% ../../nbs/11_ftp.ipynb #dcd67705
+def _ftp_dialogue(host: str, port: int, commands: Sequence[str], o: "RetrievalOptions") -> bytes:
+    "The FTP dialogue of `ftp_session`: greeting, login, the commands, `QUIT`"
+    from uri1630.retrieve import RetrievalError  # the transport, imported on the first retrieval
+
+    # the transfer's data; the login state
+    st: _FtpState = {"data": None, "logged_in": False, "asked": None}
+    with o.conn(host, port, "ftp") as c:
+        _ftp_greeting(c)
+        for cmd in commands:
+            _ftp_command(c, cmd, o, st)
+        try:
+            c.send(b"QUIT\r\n")
+            _ftp_reply(c, "QUIT")
+        except RetrievalError:
+            pass
+    return st["data"] if st["data"] is not None else b""
+
+# %% ../../nbs/11_ftp.ipynb #4d1536d0
+def ftp_session(
+    host: str,  # the FTP server's host
+    port: int,  # its port (21 by default)
+    # the command lines to send, in order (`USER …`, `PASS …`, `CWD …`, `TYPE …`, `RETR …`)
+    commands: Sequence[str],
+    # the options of a `retrieve` call (internal)
+    o: Optional["RetrievalOptions"] = None,
+    # else: `timeout`, `max_bytes`, `trace`, `total_timeout`, as for `retrieve`
+    **kw: Any,
+) -> bytes:
+    "Log in and run `commands` on one control connection; return the data of the transfer command"
+    # the transport, imported on the first retrieval
+    from uri1630.retrieve import RetrievalError, _options
+
+    o = o or _options(f"ftp://{host}:{port}/", **kw)
+    if o.proxy:
+        raise ValueError(
+            "ftp_session talks to the server itself: for a gateway, use retrieve(url, proxy=...)"
+        )
+    commands = [_need_str(cmd, "command") for cmd in commands]  # each as the exact str it holds
+    _check_commands(commands)
+    secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == "PASS " and len(cmd) > 5]
+    try:
+        return _ftp_dialogue(host, port, commands, o)
+    # RFC 1738 §6: a server that echoes the password does not get it into a message
+    except RetrievalError as e:
+        if not any(p in e.message for p in secrets):
+            raise
+        msg = e.message
+        for p in secrets:
+            msg = msg.replace(p, "***")
+        raise RetrievalError(msg, e.text, e.position, e.rule, e.status, e.command) from None
 
 # %% ../../nbs/11_ftp.ipynb #ecd208e1
-def _retrieve_ftp(u:FtpURL, o:'RetrievalOptions') -> bytes:
-    "RFC 1630 \"FTP\" / RFC 1738 §3.2: log in, the CWDs, TYPE, then RETR or NLST: exactly `commands()`"
-    guess = o.ftp_type if u.name else None      # an empty name without a type code lists the directory: no guess
+def _retrieve_ftp(u: FtpURL, o: "RetrievalOptions") -> bytes:
+    'RFC 1630 "FTP", RFC 1738 §3.2: log in, the CWDs, TYPE, then RETR or NLST: `commands()`'
+    # an empty name without a type code lists the directory: no guess
+    guess = o.ftp_type if u.name else None
     port = u.effective_port
-    assert port is not None                     # ftp has a default port (21)
-    return ftp_session(u.host, port, u.commands(anonymous_password=o.email, password=o.password, default_type=guess), o)
+    assert port is not None  # ftp has a default port (21)
+    return ftp_session(
+        u.host,
+        port,
+        u.commands(anonymous_password=o.email, password=o.password, default_type=guess),
+        o,
+    )
 
 # %% ../../nbs/11_ftp.ipynb #eb704955
-def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
-    "RFC 1630's `ftpaddress`, `ftptype`, `formcode` (with `o['ftp_type']`: the repaired `[ ; t y p e = ftptype ]`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    formcode = G.Rule('formcode', G.Chars('formcode', 'NTC'))
-    ftptype = G.Rule('ftptype', G.Alt(G.Seq(G.Lit('A'), formcode), G.Seq(G.Lit('E'), formcode), G.Lit('I'), G.Seq(G.Lit('L'), P['digits'])))
-    P['ftpaddress'] = G.Rule('ftpaddress', G.Seq(G.Lit('ftp://'), P['login'], G.Lit('/'), P['path'],
-                                                 G.Opt(G.Seq(G.Lit(';type='), ftptype) if o['ftp_type'] else ftptype)))
+def _bnf_rfc1630(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    o: dict[str, bool],  # the repairs: `o['ftp_type']`, the repaired `[ ; t y p e = ftptype ]`
+) -> None:
+    "RFC 1630's `ftpaddress`, `ftptype`, `formcode`"
+    formcode = G.Rule("formcode", G.Chars("formcode", "NTC"))
+    ftptype = G.Rule(
+        "ftptype",
+        G.Alt(
+            G.Seq(G.Lit("A"), formcode),
+            G.Seq(G.Lit("E"), formcode),
+            G.Lit("I"),
+            G.Seq(G.Lit("L"), P["digits"]),
+        ),
+    )
+    P["ftpaddress"] = G.Rule(
+        "ftpaddress",
+        G.Seq(
+            G.Lit("ftp://"),
+            P["login"],
+            G.Lit("/"),
+            P["path"],
+            G.Opt(G.Seq(G.Lit(";type="), ftptype) if o["ftp_type"] else ftptype),
+        ),
+    )
 
 # %% ../../nbs/11_ftp.ipynb #ad1b738f
-def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
-    "RFC 1738's `ftpurl`, `fpath` (which `fileurl` uses too), `fsegment`, `ftptype` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    P['fpath'] = fpath = P['path_of']('fpath', G.Rule('fsegment', P['uchars']('fsegment', RFC1738_FSEGMENT_EXTRA)))
-    ftptype = G.Rule('ftptype', G.Chars('ftptype', 'AIDaid'))
-    S['ftp'] = G.Rule('ftpurl', G.Seq(G.Lit('ftp://'), P['login'], G.Opt(G.Seq(G.Lit('/'), fpath, G.Opt(G.Seq(G.Lit(';type='), ftptype))))))
+def _bnf_rfc1738(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    S: "dict[str, Node]",  # each scheme's production, by scheme name
+) -> None:
+    "RFC 1738's `ftpurl`, `fpath` (which `fileurl` uses too), `fsegment`, `ftptype`"
+    P["fpath"] = fpath = P["path_of"](
+        "fpath", G.Rule("fsegment", P["uchars"]("fsegment", RFC1738_FSEGMENT_EXTRA))
+    )
+    ftptype = G.Rule("ftptype", G.Chars("ftptype", "AIDaid"))
+    S["ftp"] = G.Rule(
+        "ftpurl",
+        G.Seq(
+            G.Lit("ftp://"),
+            P["login"],
+            G.Opt(G.Seq(G.Lit("/"), fpath, G.Opt(G.Seq(G.Lit(";type="), ftptype)))),
+        ),
+    )
 
 # %% ../../nbs/11_ftp.ipynb #c19b37a4
-declare({"ftp": SchemeEntry(
-    parser=_parse_ftp, default_port=21, login=_LOGIN,                     # RFC 1738 §3.2: port 21
-    retrieval=_retrieve_ftp, options=('email', 'password', 'ftp_type'),   # the anonymous password, a user's, the guessed TYPE
-    rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738)})
+declare(
+    {
+        "ftp": SchemeEntry(
+            parser=_parse_ftp,
+            default_port=21,
+            login=_LOGIN,  # RFC 1738 §3.2: port 21
+            # the anonymous password, a user's, the guessed TYPE
+            retrieval=_retrieve_ftp,
+            options=("email", "password", "ftp_type"),
+            rfc1630=_bnf_rfc1630,
+            rfc1738=_bnf_rfc1738,
+        )
+    }
+)

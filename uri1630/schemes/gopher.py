@@ -9,121 +9,168 @@ __all__ = ['GOPHER_CHARS', 'GopherURL', 'undot', 'MenuItem', 'parse_menu', 'goph
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional
-if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
+
+if TYPE_CHECKING:
+    from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, _bounded, _masked
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_SAFE, RFC1738_EXTRA, RFC1738_RESERVED
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
+from ..grammar import RFC1738_SAFE, RFC1738_EXTRA, RFC1738_RESERVED
 from . import IPURL, Source, parse_login, parse_url, URL_CHARS
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/12_gopher.ipynb #a4db8273
-# RFC 1738 §5: xchar = unreserved | reserved | escape;  RFC 1630: gtype xalpha, gcommand path (xpalphas and "/")
+# RFC 1738 §5: xchar = unreserved | reserved | escape
+# RFC 1630: gtype xalpha, gcommand path (xpalphas and "/")
 GOPHER_CHARS = MappingProxyType({"1738": URL_CHARS, "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"})
 
+# %% ../../nbs/12_gopher.ipynb #f38a9c31
 @dataclass(frozen=True, slots=True)
 class GopherURL(IPURL):
     "A `gopher:` URL: the type, and the decoded selector, search and Gopher+ string"
-    gtype: str                   # the gopher type character (decoded); '1' when the gopher-path is empty
-    selector: str                # decoded selector string (may be '')
-    search: Optional[str]        # decoded search string after the first %09; `None` when absent
-    gopher_plus: Optional[str]   # decoded Gopher+ string after the second %09; `None` when absent
-    fragment: Optional[str]      # the fragment id, as written; `None` when absent
+
+    # the gopher type character (decoded); '1' when the gopher-path is empty
+    gtype: str
+    selector: str  # decoded selector string (may be '')
+    search: Optional[str]  # decoded search string after the first %09; `None` when absent
+    gopher_plus: Optional[str]  # decoded Gopher+ string after the second %09; `None` when absent
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
 
     @property
     def command(self) -> str:
-        "RFC 1630's command string: the decoded selector, search and Gopher+ string, tab-separated, without CR LF"
-        return '\t'.join(p for p in (self.selector, self.search, self.gopher_plus) if p is not None)
+        "RFC 1630's command string: the decoded selector, search and Gopher+ string, TAB-separated"
+        return "\t".join(p for p in (self.selector, self.search, self.gopher_plus) if p is not None)
 
     # RFC 1738 §3.4.9 (see "Gopher+ electronic forms" below, with `_plus_start` and `_ASK_HEAD`)
     @property
     def ask_block(self) -> Optional[int]:
-        "Index in `text` of this URL's Gopher+ ASK block (RFC 1738 §3.4.9), or `None` if it has none"
+        "Index in `text` of this URL's Gopher+ ASK block (RFC 1738 §3.4.9), or `None`"
         g = self.gopher_plus
         return _plus_start(self) if g is not None and g.startswith(_ASK_HEAD) else None
 
-    # RFC 1738 §3.4.2–3.4.3, §3.4.9 (see "The request" below, with the line checks `_line` and `_ask_lines`)
+    # RFC 1738 §3.4.2–3.4.3, §3.4.9 (see "The request" below, with its checks `_line`, `_ask_lines`)
     def request(self) -> str:
-        "The exact string sent to the server: selector, TAB + search, TAB + Gopher+ string, CR LF (RFC 1738 §3.4)"
+        "The exact string sent: selector, TAB + search, TAB + Gopher+ string, CR LF (RFC 1738 §3.4)"
         sel = _line(self, "selector", self.selector)
-        if self.search is None: return sel + "\r\n"
+        if self.search is None:
+            return sel + "\r\n"
         s = _line(self, "search", self.search)
         g = self.gopher_plus
-        if g is None: return f"{sel}\t{s}\r\n"
-        if g.startswith(_ASK_HEAD):                                   # §3.4.9: an ASK block, sent as written, line by line checked
+        if g is None:
+            return f"{sel}\t{s}\r\n"
+        # §3.4.9: an ASK block, sent as written, line by line checked
+        if g.startswith(_ASK_HEAD):
             if not g.endswith(_ASK_TAIL):
-                raise URIError("a Gopher+ ASK block (+%091%0D%0A...) ends with %0D%0A.%0D%0A", self.text, len(self.text), 'gopher+_string')
+                why = "a Gopher+ ASK block (+%091%0D%0A...) ends with %0D%0A.%0D%0A"
+                raise URIError(why, self.text, len(self.text), "gopher+_string")
             return sel + "\t" + (s + "\t" if s else "") + _ask_lines(self)
         return f"{sel}\t{s}\t{_line(self, 'Gopher+ string', g)}\r\n"
 
 # %% ../../nbs/12_gopher.ipynb #3c724493
-# RFC 1738 §5: gopherurl = "gopher://" hostport [ / [ gtype [ selector [ "%09" search [ "%09" gopher+_string ]]]]]
-_LOGIN = LoginRule(user=False)   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+# RFC 1738 §5: gopherurl = "gopher://" hostport [ / [ gtype [ selector
+#                [ "%09" search [ "%09" gopher+_string ]]]]]
+_LOGIN = LoginRule(user=False)  # RFC 1738 §3.1: how this scheme's login reads (also in its record)
 
-def _parse_gopher(src:Source) -> GopherURL:
+
+def _parse_gopher(src: Source) -> GopherURL:
     "Read `gopher://hostport [ / [ gtype [ selector [ %09 search [ %09 gopher+_string ]]]]]`"
     lg = parse_login(src, *_LOGIN)
     t, k, end, ok = src.text, lg.end + 1, src.end, GOPHER_CHARS[src.rfc]
-    def mk(gtype:str, selector:str, search:Optional[str], gopher_plus:Optional[str]) -> GopherURL:
-        return GopherURL(src.url, src.scheme, None, None, lg.host, lg.port, gtype, selector, search, gopher_plus, src.fragment)
-    if k >= end: return mk('1', '', None, None)                     # empty gopher-path: type "1", the top level
-    n = 3 if t[k] == '%' else 1
-    gtype = src.decode(k, min(k + n, end), ok, 'gtype')                # gtype = xchar: "/" too (no character is reserved)
+    head = (src.url, src.scheme, None, None, lg.host, lg.port)
+
+    def mk(gtype: str, sel: str, search: Optional[str], plus: Optional[str]) -> GopherURL:
+        return GopherURL(*head, gtype, sel, search, plus, src.fragment)
+
+    # empty gopher-path: type "1", the top level
+    if k >= end:
+        return mk("1", "", None, None)
+    n = 3 if t[k] == "%" else 1
+    # gtype = xchar: "/" too (no character is reserved)
+    gtype = src.decode(k, min(k + n, end), ok, "gtype")
     k += n
     cuts: list[int] = []
     while len(cuts) < 2:
-        c = t.find('%09', cuts[-1] + 3 if cuts else k, end)
-        if c < 0: break
+        c = t.find("%09", cuts[-1] + 3 if cuts else k, end)
+        if c < 0:
+            break
         cuts.append(c)
     bounds = list(zip([k] + [c + 3 for c in cuts], cuts + [end]))
-    names = ('selector', 'search', 'gopher+_string')
+    names = ("selector", "search", "gopher+_string")
     parts = [src.decode(a, b, ok, names[x]) for x, (a, b) in enumerate(bounds)]
     return mk(gtype, parts[0], *(parts[1:] + [None] * (3 - len(parts))))
 
 # %% ../../nbs/12_gopher.ipynb #78fe6fea
 # RFC 1738 §3.4.1: selectors may contain any octets except 09, 0A and 0D
-def _esc_pos(text:str, chars:str='\r\n\0', start:int=0) -> Optional[int]:
+def _esc_pos(text: str, chars: str = "\r\n\0", start: int = 0) -> Optional[int]:
     "Index of the first escape of one of `chars` (%0D, %0A, %00) in `text` (from `start`), or None"
     u = text.upper()
-    return min((p for p in (u.find(f"%{ord(c):02X}", start) for c in chars) if p >= 0), default=None)
+    return min(
+        (p for p in (u.find(f"%{ord(c):02X}", start) for c in chars) if p >= 0), default=None
+    )
 
-def _line(url:GopherURL, what:str, value:str, allow_crlf:bool=False) -> str:
+
+def _line(url: GopherURL, what: str, value: str, allow_crlf: bool = False) -> str:
     "`value`, unless a decoded CR, LF or NUL in it would end the request line early"
-    refused = '\0' if allow_crlf else '\r\n\0'    # the parts before `value` were checked: its escape is the first one
+    # the parts before `value` were checked: its escape is the first one
+    refused = "\0" if allow_crlf else "\r\n\0"
     if any(c in value for c in refused):
         p = _esc_pos(url.text, refused)
-        bad = chr(int(url.text[p + 1:p + 3], 16)) if p is not None else next(c for c in refused if c in value)
-        raise URIError(f"the {what} holds {bad!r}, which would end the gopher request line early", url.text, p, 'gopher-request')
+        bad = (
+            chr(int(url.text[p + 1 : p + 3], 16))
+            if p is not None
+            else next(c for c in refused if c in value)
+        )
+        raise URIError(
+            f"the {what} holds {bad!r}, which would end the gopher request line early",
+            url.text,
+            p,
+            "gopher-request",
+        )
     return value
 
 # %% ../../nbs/12_gopher.ipynb #93fe93cb
 # RFC 1738 §3.4.9: +%091%0D%0A+-1%0D%0A<ask_item1_value>%0D%0A…%0D%0A.%0D%0A
 _ASK_HEAD, _ASK_DATA, _ASK_TAIL = "+\t1\r\n", "+-1\r\n", "\r\n.\r\n"
 
-def _plus_start(url:GopherURL) -> int:
-    "Index in `text` of the Gopher+ string (after the second `%09`)"
-    t = url.text; u = t.upper()
-    k = t.find('/', t.find('//') + 2) + 1
-    k += 3 if t.startswith('%', k) else 1                          # the gtype, maybe escaped
-    return u.find('%09', u.find('%09', k) + 3) + 3
 
-def _ask_lines(url:GopherURL) -> str:
-    "The ASK block, checked line by line: only §3.4.9's CR LFs end lines; no value holds CR, LF, NUL or is a lone `.`"
+def _plus_start(url: GopherURL) -> int:
+    "Index in `text` of the Gopher+ string (after the second `%09`)"
+    t = url.text
+    u = t.upper()
+    k = t.find("/", t.find("//") + 2) + 1
+    k += 3 if t.startswith("%", k) else 1  # the gtype, maybe escaped
+    return u.find("%09", u.find("%09", k) + 3) + 3
+
+# %% ../../nbs/12_gopher.ipynb #4a0adb8c
+def _ask_lines(url: GopherURL) -> str:
+    # only §3.4.9's CR LFs end lines; no value holds CR, LF, NUL or is a lone `.`
+    "The ASK block, checked line by line"
     g, t, p = url.gopher_plus, url.text, _plus_start(url)
-    assert g is not None                                            # `request()` calls this only for a Gopher+ string
+    # `request()` calls this only for a Gopher+ string
+    assert g is not None
     if not g.endswith(_ASK_TAIL) or not g.startswith(_ASK_HEAD + _ASK_DATA[:-2]):
-        raise URIError("a Gopher+ ASK block is +%091%0D%0A+-1%0D%0A, the values each ending in %0D%0A, then .%0D%0A (RFC 1738 §3.4.9)",
-                       t, p, 'gopher+_string')
-    pos, k = [], p                                                  # pos[i]: where g[i] is written in `text`
-    for _ in g: pos.append(k); k += 3 if t[k] == '%' else 1
+        why = "a Gopher+ ASK block is +%091%0D%0A+-1%0D%0A, the values each ending in %0D%0A, then "
+        raise URIError(why + ".%0D%0A (RFC 1738 §3.4.9)", t, p, "gopher+_string")
+    # pos[i]: where g[i] is written in `text`
+    pos, k = [], p
+    for _ in g:
+        pos.append(k)
+        k += 3 if t[k] == "%" else 1
     lines, start = [], 0
-    for i in range(len(g)):                                         # split at CR LF only; a lone CR or LF, or a NUL, is refused
-        if g.startswith('\r\n', i): lines.append((start, i)); start = i + 2
-        elif g[i] in '\r\n\0' and not (g[i] == '\n' and i and g[i - 1] == '\r'):
-            raise URIError(f"an ASK value holds {g[i]!r}: only the CR LF that ends each value may be sent (RFC 1738 §3.4.9, §6)",
-                           t, pos[i], 'gopher+_string')
-    for a, b in lines[2:-1]:                                        # the values, between the +-1 line and the '.' line
-        if g[a:b] == '.':
-            raise URIError("an ASK value '.' would end the form early: the lines after it would be sent as extra requests (RFC 1738 §6)",
-                           t, pos[a], 'gopher+_string')
+    # split at CR LF only; a lone CR or LF, or a NUL, is refused
+    for i in range(len(g)):
+        if g.startswith("\r\n", i):
+            lines.append((start, i))
+            start = i + 2
+        elif g[i] in "\r\n\0" and not (g[i] == "\n" and i and g[i - 1] == "\r"):
+            why = "only the CR LF that ends each value may be sent (RFC 1738 §3.4.9, §6)"
+            raise URIError(f"an ASK value holds {g[i]!r}: {why}", t, pos[i], "gopher+_string")
+    # the values, between the +-1 line and the '.' line
+    for a, b in lines[2:-1]:
+        if g[a:b] == ".":
+            why = "the lines after it would be sent as extra requests (RFC 1738 §6)"
+            raise URIError(
+                f"an ASK value '.' would end the form early: {why}", t, pos[a], "gopher+_string"
+            )
     return g
 
 # %% ../../nbs/12_gopher.ipynb #ddd66bb5
@@ -131,235 +178,442 @@ import re
 from typing import Callable, NamedTuple, Iterable, Iterator, TYPE_CHECKING
 from ..errors import URIEncodingError
 from ..encoding import escape
+
 if TYPE_CHECKING:
     from uri1630.retrieve import _Conn, RetrievalOptions
     from uri1630.security import Risk
 
 # %% ../../nbs/12_gopher.ipynb #9dc18d74
-def _gopher_syntax(src:Source) -> tuple[set[int], int]:
-    "`(tabs, ask)`: positions of the `%09` delimiters of a gopher URL, and where its Gopher+ ASK block starts (or -1)"
+def _gopher_syntax(src: Source) -> tuple[set[int], int]:
+    "`(tabs, ask)`: where the `%09` delimiters of a gopher URL are, and its ASK block (or -1)"
     u = src.text.upper()
-    t1 = u.find('%09', src.start, src.end); t2 = -1 if t1 < 0 else u.find('%09', t1 + 3, src.end)
-    ask = t2 + 3 if t2 >= 0 and u.startswith('+%091%0D%0A', t2 + 3, src.end) else -1   # RFC 1738 §3.4.9
+    t1 = u.find("%09", src.start, src.end)
+    t2 = -1 if t1 < 0 else u.find("%09", t1 + 3, src.end)
+    # RFC 1738 §3.4.9
+    ask = t2 + 3 if t2 >= 0 and u.startswith("+%091%0D%0A", t2 + 3, src.end) else -1
     return {t1, t2} - {-1}, ask
 
-# RFC 1738 §3.4.9: an ASK block is sent as extra request lines; §6: a URL can make a retrieval "cause a possibly damaging remote operation"
-def _gopher_risks(src:Source, url:GopherURL, common:"Callable[..., tuple[Risk, ...]]") -> "tuple[Risk, ...]":
-    "The RFC 1738 §6 hazards of a gopher URL: the common checks bar gopher's own escapes, and a Gopher+ ASK block"
+# %% ../../nbs/12_gopher.ipynb #d8c25920
+# RFC 1738 §3.4.9: an ASK block is sent as extra request lines;
+# §6: a URL can make a retrieval "cause a possibly damaging remote operation"
+def _gopher_risks(
+    src: Source, url: GopherURL, common: "Callable[..., tuple[Risk, ...]]"
+) -> "tuple[Risk, ...]":
+    "The RFC 1738 §6 hazards of a gopher URL: the common ones (its escapes aside), an ASK block"
     tabs, ask = _gopher_syntax(src)
     t = src.text
-    form = {k for k in range(ask, src.end) if t[k] == '%' and t[k + 1:k + 3].upper() in ('09', '0A', '0D')} if ask >= 0 else set()
+    form = (
+        {
+            k
+            for k in range(ask, src.end)
+            if t[k] == "%" and t[k + 1 : k + 3].upper() in ("09", "0A", "0D")
+        }
+        if ask >= 0
+        else set()
+    )
     found = common(src, url, syntax=frozenset(tabs | form))
-    if ask < 0: return found
-    from uri1630.security import Risk          # imported when needed: uri1630.security imports the schemes
-    return found + (Risk('gopher-ask', ask, "a Gopher+ ASK block (RFC 1738 §3.4.9): retrieving it sends several request lines of the "
-                         "URL's choosing to its host and port (to another protocol's server, extra commands); retrieve sends it only with allow_ask=True"),)
+    if ask < 0:
+        return found
+    # imported when needed: uri1630.security imports the schemes
+    from uri1630.security import Risk
+
+    return found + (
+        Risk(
+            "gopher-ask",
+            ask,
+            "a Gopher+ ASK block (RFC 1738 §3.4.9): retrieving it sends several request lines "
+            "of the URL's choosing to its host and port (to another protocol's server, extra "
+            "commands); retrieve sends it only with allow_ask=True",
+        ),
+    )
 
 # %% ../../nbs/12_gopher.ipynb #92884fe4
-_TERMINATORS = (b'\r\n.\r\n', b'\n.\r\n', b'\n.\n', b'\r\n.', b'\n.')
+_TERMINATORS = (b"\r\n.\r\n", b"\n.\r\n", b"\n.\n", b"\r\n.", b"\n.")
 
-def undot(data:bytes) -> bytes:
-    "Remove RFC 1436's terminating `.` line and undo dot-stuffing; `data` without that line is returned unchanged"
-    if data in (b'.\r\n', b'.\n', b'.'): return b''
+
+def undot(data: bytes) -> bytes:
+    "Remove RFC 1436's terminating `.` line and undo dot-stuffing (`data` without it: unchanged)"
+    if data in (b".\r\n", b".\n", b"."):
+        return b""
     t = next((t for t in _TERMINATORS if data.endswith(t)), None)
-    if t is None: return data
-    body = data[:len(data) - len(t) + t.index(b'.')]
-    body = body.replace(b'\n..', b'\n.')                  # one copy, no regex state: linear in the reply
-    return body[1:] if body.startswith(b'..') else body
+    if t is None:
+        return data
+    body = data[: len(data) - len(t) + t.index(b".")]
+    # one copy, no regex state: linear in the reply
+    body = body.replace(b"\n..", b"\n.")
+    return body[1:] if body.startswith(b"..") else body
 
 # %% ../../nbs/12_gopher.ipynb #8989c82e
 class MenuItem(NamedTuple):
-    "One line of a gopher menu (RFC 1436): type, display string, selector, host, port (and a Gopher+ tag)"
-    gtype: str       # the item type: '0' text, '1' menu, '7' search, '9' binary, 'i' information, '3' error, …
-    display: str     # the user display string
-    selector: str    # the selector string to send for this item
-    host: str        # the host to connect to for this item
-    port: int        # the port (70 by default)
-    plus: str = ''   # Gopher+ tag: '+' (a Gopher+ item), '?' (with a +ASK form), or '' (plain gopher)
+    "One line of a gopher menu (RFC 1436): type, display string, selector, host, port, Gopher+ tag"
+
+    # the item type: '0' text, '1' menu, '7' search, '9' binary, 'i' information, '3' error, …
+    gtype: str
+    display: str  # the user display string
+    selector: str  # the selector string to send for this item
+    host: str  # the host to connect to for this item
+    port: int  # the port (70 by default)
+    # Gopher+ tag: '+' (a Gopher+ item), '?' (with a +ASK form), or '' (plain gopher)
+    plus: str = ""
 
     @property
     def url(self) -> Optional[str]:
-        "The item as a gopher URL naming exactly its host, port, type and selector (`None` for information and error lines, which name no object); `URIError` if no URL can"
-        if self.gtype in ('i', '3') or not self.host: return None
+        # `None` for information and error lines, which name no object; `URIError` if no URL can
+        "The item as a gopher URL naming exactly its host, port, type and selector"
+        if self.gtype in ("i", "3") or not self.host:
+            return None
         return _item_url(self)
 
-_GOPHER_SAFE = RFC1738_SAFE + RFC1738_EXTRA + RFC1738_RESERVED.replace('?', '')   # RFC 1738 safe, extra and reserved, less '?' and '#' (and '%', always encoded)
+# %% ../../nbs/12_gopher.ipynb #3021875e
+# RFC 1738 safe, extra and reserved, less '?' and '#' (and '%', always encoded)
+_GOPHER_SAFE = RFC1738_SAFE + RFC1738_EXTRA + RFC1738_RESERVED.replace("?", "")
 
-# RFC 1436: a selector is octets other than TAB, CR and LF; RFC 1738 §3.4: the request is the selector and CR LF
-def _item_url(item:'MenuItem') -> str:
-    "The gopher URL of `item`, checked by parsing it back: the same host, port, type and selector, or `URIError`"
-    for what, s in (('type', item.gtype), ('selector', item.selector)):
-        bad = next((k for k, ch in enumerate(s) if ch in '\t\r\n\0' or ord(ch) > 255), None)
+
+# RFC 1436: a selector is octets other than TAB, CR and LF
+def _item_fields(item: "MenuItem") -> None:
+    "Raise `URIError` unless the item's type, selector and port can go into a gopher URL"
+    for what, s in (("type", item.gtype), ("selector", item.selector)):
+        bad = next((k for k, ch in enumerate(s) if ch in "\t\r\n\0" or ord(ch) > 255), None)
         if bad is not None:
-            raise URIError(f"the item's {what} holds {s[bad]!r}: a gopher request cannot send it (RFC 1436: no TAB, CR, LF; RFC 1738: one octet per character)", s[:200], bad, 'gopher-menu')
-    if len(item.gtype) != 1: raise URIError(f"an item's type is one character, not {item.gtype[:20]!r}", item.gtype[:200], None, 'gopher-menu')
+            why = "(RFC 1436: no TAB, CR, LF; RFC 1738: one octet per character)"
+            msg = f"the item's {what} holds {s[bad]!r}: a gopher request cannot send it {why}"
+            raise URIError(msg, s[:200], bad, "gopher-menu")
+    if len(item.gtype) != 1:
+        raise URIError(
+            f"an item's type is one character, not {item.gtype[:20]!r}",
+            item.gtype[:200],
+            None,
+            "gopher-menu",
+        )
     if isinstance(item.port, bool) or not (isinstance(item.port, int) and 0 <= item.port <= 65535):
-        raise URIError(f"the item's port {str(item.port)[:20]} is not a TCP port (0-65535)", None, None, 'gopher-menu')
-    port = '' if item.port == 70 else f":{item.port}"
-    url = f"gopher://{item.host}{port}/{escape(item.gtype, safe=_GOPHER_SAFE.replace('/', ''))}{escape(item.selector, safe=_GOPHER_SAFE)}"
-    try: u = parse_url(url)
-    except URIError as e: raise URIError(f"the item's host {item.host[:80]!r} is no host name or number: {e.message}", url[:400], e.position, 'host') from None
-    if not (isinstance(u, GopherURL) and (u.host, u.effective_port, u.gtype, u.selector, u.search) == (item.host, item.port, item.gtype, item.selector, None)):
-        raise URIError(f"the URL {url[:200]!r} would not name the item's host {item.host[:80]!r}", url[:400], len('gopher://'), 'host')
+        raise URIError(
+            f"the item's port {str(item.port)[:20]} is not a TCP port (0-65535)",
+            None,
+            None,
+            "gopher-menu",
+        )
+
+# %% ../../nbs/12_gopher.ipynb #9e909799
+# RFC 1738 §3.4: the request is the selector and CR LF
+def _item_url(item: "MenuItem") -> str:
+    "The gopher URL of `item`, checked by parsing it back (the same host, port, type, selector)"
+    _item_fields(item)
+    port = "" if item.port == 70 else f":{item.port}"
+    gtype = escape(item.gtype, safe=_GOPHER_SAFE.replace("/", ""))
+    url = f"gopher://{item.host}{port}/{gtype}{escape(item.selector, safe=_GOPHER_SAFE)}"
+    try:
+        u = parse_url(url)
+    except URIError as e:
+        raise URIError(
+            f"the item's host {item.host[:80]!r} is no host name or number: {e.message}",
+            url[:400],
+            e.position,
+            "host",
+        ) from None
+    if not (
+        isinstance(u, GopherURL)
+        and (u.host, u.effective_port, u.gtype, u.selector, u.search)
+        == (item.host, item.port, item.gtype, item.selector, None)
+    ):
+        raise URIError(
+            f"the URL {url[:200]!r} would not name the item's host {item.host[:80]!r}",
+            url[:400],
+            len("gopher://"),
+            "host",
+        )
     return url
 
 # %% ../../nbs/12_gopher.ipynb #43bac0e3
-def _menu_item(line:str, n:int, hosts:dict[str, str]) -> Optional[MenuItem]:
-    "The `MenuItem` of menu line `n` (1-based; CR LF removed), `None` for an empty line; `URIError` if malformed"
-    if not line: return None
-    f = line[1:].split('\t')
-    if line[0] in 'i3' and len(f) < 4: f += [''] * (3 - len(f)) + ['0']   # information lines are often short
-    if len(f) < 4: raise URIError(f"malformed gopher menu line {n}: {line[:80]!r}", line[:200], None, 'gopher-menu')
+def _menu_item(line: str, n: int, hosts: dict[str, str]) -> Optional[MenuItem]:
+    "The `MenuItem` of menu line `n` (1-based, no CR LF); `None` if empty; `URIError` if malformed"
+    if not line:
+        return None
+    f = line[1:].split("\t")
+    # information lines are often short
+    if line[0] in "i3" and len(f) < 4:
+        f += [""] * (3 - len(f)) + ["0"]
+    if len(f) < 4:
+        raise URIError(
+            f"malformed gopher menu line {n}: {line[:80]!r}", line[:200], None, "gopher-menu"
+        )
     port = _bounded(f[3], 65535)
     if port is None:
-        raise URIError(f"malformed port in gopher menu line {n} (a port is 0-65535): {line[:80]!r}", line[:200], None, 'gopher-menu')
-    if len(hosts) >= 64: hosts.clear()            # a few hosts shared, not one string per distinct host kept: constant state per item
-    host = hosts.setdefault(f[2], f[2])            # one string per host: menus repeat their hosts
-    return MenuItem(line[0], f[0], f[1], host, port, f[4] if len(f) > 4 else '')
+        msg = f"malformed port in gopher menu line {n} (a port is 0-65535): {line[:80]!r}"
+        raise URIError(msg, line[:200], None, "gopher-menu")
+    # a few hosts shared, not one string per distinct host kept: constant state per item
+    if len(hosts) >= 64:
+        hosts.clear()
+    host = hosts.setdefault(f[2], f[2])  # one string per host: menus repeat their hosts
+    return MenuItem(line[0], f[0], f[1], host, port, f[4] if len(f) > 4 else "")
 
-def _menu_items(lines:Iterable[bytes], encoding:str) -> Iterator[MenuItem]:
+# %% ../../nbs/12_gopher.ipynb #fcd46108
+def _menu_items(lines: Iterable[bytes], encoding: str) -> Iterator[MenuItem]:
     "The `MenuItem`s of an iterable of menu lines (bytes, LF kept), stopping at RFC 1436's `.` line"
     hosts: dict[str, str] = {}
     for n, raw in enumerate(lines, 1):
-        if raw.rstrip(b'\r\n') == b'.': return
-        if raw.startswith(b'..'): raw = raw[1:]
-        try: line = raw.decode(encoding)
+        if raw.rstrip(b"\r\n") == b".":
+            return
+        if raw.startswith(b".."):
+            raw = raw[1:]
+        try:
+            line = raw.decode(encoding)
         except UnicodeDecodeError as e:
-            raise URIEncodingError(f"menu line {n} is not valid {encoding}: octet {raw[e.start]:#04x}", None, e.start, 'gopher-menu') from None
-        line = line[:-1] if line.endswith('\n') else line
-        line = line[:-1] if line.endswith('\r') else line
-        if (item := _menu_item(line, n, hosts)) is not None: yield item
+            raise URIEncodingError(
+                f"menu line {n} is not valid {encoding}: octet {raw[e.start]:#04x}",
+                None,
+                e.start,
+                "gopher-menu",
+            ) from None
+        line = line[:-1] if line.endswith("\n") else line
+        line = line[:-1] if line.endswith("\r") else line
+        if (item := _menu_item(line, n, hosts)) is not None:
+            yield item
 
-def parse_menu(data:bytes,              # a menu as received (the `.` line may be there or not)
-               encoding:str='latin-1',  # how octets become characters (one per octet by default)
-              ) -> tuple[MenuItem, ...]:
-    "The `MenuItem`s of a gopher menu: one per line `type display TAB selector TAB host TAB port [TAB plus]`"
-    if not isinstance(data, (bytes, bytearray)): raise TypeError(f"data must be bytes, not {type(data).__name__}")
-    lines = (m.group() for m in re.finditer(rb'[^\n]*+\n|[^\n]++\Z', data))   # LF only: never \x85, \x1c, …
+# %% ../../nbs/12_gopher.ipynb #a965de9d
+def parse_menu(
+    data: bytes,  # a menu as received (the `.` line may be there or not)
+    encoding: str = "latin-1",  # how octets become characters (one per octet by default)
+) -> tuple[MenuItem, ...]:
+    "The `MenuItem`s of a gopher menu, one per `type display TAB selector TAB host TAB port` line"
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"data must be bytes, not {type(data).__name__}")
+    # LF only: never \x85, \x1c, …
+    lines = (m.group() for m in re.finditer(rb"[^\n]*+\n|[^\n]++\Z", data))
     return tuple(_menu_items(lines, encoding))
 
 # %% ../../nbs/12_gopher.ipynb #4e88e33a
-def _gopher_plus_body(c:'_Conn', command:str) -> bytes:
-    "Read a Gopher+ reply: `+N` N octets, `+-1` up to a `.` line, `+-2` to the close; `-…` is an error"
-    from uri1630.retrieve import _number      # the transport, imported on the first retrieval
-    head = c.readline('the Gopher+ reply header')
-    if not head.endswith(b'\n'): c.fail(f"malformed Gopher+ reply header {head[:80]!r}", command=command)
+def _gopher_plus_body(c: "_Conn", command: str) -> bytes:
+    "Read a Gopher+ reply: `+N` N octets, `+-1` to a `.` line, `+-2` to the close; `-…` is an error"
+    from uri1630.retrieve import _number  # the transport, imported on the first retrieval
+
+    head = c.readline("the Gopher+ reply header")
+    if not head.endswith(b"\n"):
+        c.fail(f"malformed Gopher+ reply header {head[:80]!r}", command=command)
     h = head.strip()
-    if h.startswith(b'-'): c.fail(f"Gopher+ server error: {(h + b' ' + c.read_to_end('the error')).strip().decode('latin-1')[:200]}", command=command)
-    if not h.startswith(b'+') or not re.fullmatch(rb'\+(-1|-2|\d+)', h): c.fail(f"malformed Gopher+ reply header {h[:80]!r}", command=command)
-    if h == b'+-1': return undot(c.read_to_end('the Gopher+ data'))
-    if h == b'+-2': return c.read_to_end('the Gopher+ data')
-    return c.read_exactly(_number(c, h[1:], 10, 'Gopher+ length', command), 'Gopher+ data')
+    if h.startswith(b"-"):
+        why = (h + b" " + c.read_to_end("the error")).strip().decode("latin-1")[:200]
+        c.fail(f"Gopher+ server error: {why}", command=command)
+    if not h.startswith(b"+") or not re.fullmatch(rb"\+(-1|-2|\d+)", h):
+        c.fail(f"malformed Gopher+ reply header {h[:80]!r}", command=command)
+    if h == b"+-1":
+        return undot(c.read_to_end("the Gopher+ data"))
+    if h == b"+-2":
+        return c.read_to_end("the Gopher+ data")
+    return c.read_exactly(_number(c, h[1:], 10, "Gopher+ length", command), "Gopher+ data")
 
 # %% ../../nbs/12_gopher.ipynb #c8816462
-_GOPHER_TEXT = frozenset('017')
-_GOPHER_ELSEWHERE = {'8': "a telnet session", 'T': "a tn3270 session", '2': "a CSO phone-book server (another protocol)"}
+_GOPHER_TEXT = frozenset("017")
+_GOPHER_ELSEWHERE = {
+    "8": "a telnet session",
+    "T": "a tn3270 session",
+    "2": "a CSO phone-book server (another protocol)",
+}
 
-def gopher_exchange(host:str,        # the gopher server's host
-                    port:int,        # its port (70 by default)
-                    request:str,     # the exact string to send, ending CR LF: the gopher object's `request()`
-                    gtype:str,       # the item type from the URL: decides how the reply is read, never sent
-                    o:Optional['RetrievalOptions']=None,    # the options of a `retrieve` call (internal)
-                    plus:bool=False, # whether the request carries a Gopher+ string (the reply has a Gopher+ header)
-                    **kw:Any,        # else: `timeout`, `max_bytes`, `trace`, `total_timeout`, as for `retrieve`
-                   ) -> bytes:
-    "Send `request` to `host`:`port` and read the reply as item type `gtype` says"
-    from uri1630.retrieve import _options     # the transport, imported on the first retrieval
-    o = o or _options(f"gopher://{host}:{port}/", **kw)
-    if o.proxy: raise ValueError("gopher_exchange talks to the server itself: for a gateway, use retrieve(url, proxy=...)")
-    if not request.endswith('\r\n') or (not plus and ('\n' in request[:-2] or '\r' in request[:-2])):
-        o.fail(f"a gopher request is one line ending in CR LF (only a Gopher+ form spans lines): {request!r}", 'gopher')
+
+def _check_request(request: str, gtype: str, plus: bool, o: "RetrievalOptions") -> None:
+    "Fail unless `request` is one CR LF line (or a Gopher+ form) and `gtype` an object's type"
+    if not request.endswith("\r\n") or (
+        not plus and ("\n" in request[:-2] or "\r" in request[:-2])
+    ):
+        why = "a gopher request is one line ending in CR LF (only a Gopher+ form spans lines)"
+        o.fail(f"{why}: {request!r}", "gopher")
     if gtype in _GOPHER_ELSEWHERE:
-        o.fail(f"gopher type {gtype!r} is {_GOPHER_ELSEWHERE[gtype]}, not an object a gopher server sends", 'gopher')
-    with o.conn(host, port, 'gopher') as c:
-        c.send(request.encode('latin-1'))
-        data = _gopher_plus_body(c, request.rstrip('\r\n')) if plus else c.read_to_end('the gopher reply')
+        what = _GOPHER_ELSEWHERE[gtype]
+        o.fail(f"gopher type {gtype!r} is {what}, not an object a gopher server sends", "gopher")
+
+# %% ../../nbs/12_gopher.ipynb #9739a1c8
+def gopher_exchange(
+    host: str,  # the gopher server's host
+    port: int,  # its port (70 by default)
+    # the exact string to send, ending CR LF: the gopher object's `request()`
+    request: str,
+    # the item type from the URL: decides how the reply is read, never sent
+    gtype: str,
+    # the options of a `retrieve` call (internal)
+    o: Optional["RetrievalOptions"] = None,
+    # whether the request carries a Gopher+ string (the reply has a Gopher+ header)
+    plus: bool = False,
+    # else: `timeout`, `max_bytes`, `trace`, `total_timeout`, as for `retrieve`
+    **kw: Any,
+) -> bytes:
+    "Send `request` to `host`:`port` and read the reply as item type `gtype` says"
+    from uri1630.retrieve import _options  # the transport, imported on the first retrieval
+
+    o = o or _options(f"gopher://{host}:{port}/", **kw)
+    if o.proxy:
+        why = "for a gateway, use retrieve(url, proxy=...)"
+        raise ValueError(f"gopher_exchange talks to the server itself: {why}")
+    _check_request(request, gtype, plus, o)
+    with o.conn(host, port, "gopher") as c:
+        c.send(request.encode("latin-1"))
+        data = (
+            _gopher_plus_body(c, request.rstrip("\r\n"))
+            if plus
+            else c.read_to_end("the gopher reply")
+        )
     if gtype in _GOPHER_TEXT and not plus:
         data = undot(data)
-        first = data[:data.find(b'\n') + 1] or data                       # an error is one type-3 line, nothing more
-        if first[:1] == b'3' and first.count(b'\t') >= 3 and not data[len(first):].strip():
-            why = first[1:].split(b'\t')[0].decode('latin-1')
-            o.fail(f"gopher server error: {why}", 'gopher', command=request.rstrip('\r\n'))
+        # an error is one type-3 line, nothing more
+        first = data[: data.find(b"\n") + 1] or data
+        if first[:1] == b"3" and first.count(b"\t") >= 3 and not data[len(first) :].strip():
+            why = first[1:].split(b"\t")[0].decode("latin-1")
+            o.fail(f"gopher server error: {why}", "gopher", command=request.rstrip("\r\n"))
     return data
 
 # %% ../../nbs/12_gopher.ipynb #3268a0df
-def _gopher_request(u:GopherURL, o:'RetrievalOptions') -> str:
-    "The request of gopher URL `u`; an ASK block only if `o.allow_ask` (it sends lines of the URL's choosing)"
-    from uri1630.retrieve import _mask_password   # the transport, imported on the first retrieval
+def _gopher_request(u: GopherURL, o: "RetrievalOptions") -> str:
+    # an ASK block only if `o.allow_ask` (it sends lines of the URL's choosing)
+    "The request of gopher URL `u`"
+    from uri1630.retrieve import _mask_password  # the transport, imported on the first retrieval
+
     if u.ask_block is not None and not o.allow_ask:
-        raise URIError("this gopher+ URL carries an ASK block (form values sent as extra request lines, RFC 1738 §3.4.9); "
-                       "pass allow_ask=True to send it", _mask_password(u.text), u.ask_block, 'gopher+_string')
+        raise URIError(
+            "this gopher+ URL carries an ASK block (form values sent as extra request lines, "
+            "RFC 1738 §3.4.9); pass allow_ask=True to send it",
+            _mask_password(u.text),
+            u.ask_block,
+            "gopher+_string",
+        )
     return u.request()
 
-def _retrieve_gopher(u:GopherURL, o:'RetrievalOptions') -> bytes:
-    "RFC 1630 \"Gopher\" / RFC 1738 §3.4: send `request()`, read the reply as the type code says"
+
+def _retrieve_gopher(u: GopherURL, o: "RetrievalOptions") -> bytes:
+    'RFC 1630 "Gopher" / RFC 1738 §3.4: send `request()`, read the reply as the type code says'
     port = u.effective_port
-    assert port is not None                     # gopher has a default port (70)
-    return gopher_exchange(u.host, port, _gopher_request(u, o), u.gtype, o, plus=u.gopher_plus is not None)
+    assert port is not None  # gopher has a default port (70)
+    return gopher_exchange(
+        u.host, port, _gopher_request(u, o), u.gtype, o, plus=u.gopher_plus is not None
+    )
 
 # %% ../../nbs/12_gopher.ipynb #5f6fca89
-def iter_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
-              **kw:Any,  # the options of `retrieve`
-             ) -> Iterator[MenuItem]:
+def iter_menu(
+    url: str,  # a gopher URL of a menu (type 1) or a search (type 7)
+    **kw: Any,  # the options of `retrieve`
+) -> Iterator[MenuItem]:
     "The `MenuItem`s of a gopher menu as they arrive: one line in memory at a time"
-    from uri1630.retrieve import _options     # the transport, imported on the first retrieval
-    u = parse_url(url, kw.get('rfc', '1738'))
-    if u.scheme != 'gopher' or not isinstance(u, GopherURL) or u.gtype not in ('1', '7'):
-        raise URIError(f"a menu is a gopher URL of type 1 or 7, not {_masked(url)[:200]!r}", url, None, 'gopher')   # masked before it is cut
-    o = _options(url, **kw)
-    return _menu_stream(u, o, _gopher_request(u, o))     # the arguments are checked now; the connection opens when iterated
+    from uri1630.retrieve import _options  # the transport, imported on the first retrieval
 
-def _menu_stream(u:GopherURL, o:'RetrievalOptions', request:str) -> Iterator[MenuItem]:
-    "The generator behind `iter_menu`: connect, send `request`, yield each item as its line arrives"
-    from uri1630.retrieve import RetrievalError, _retrieve   # the transport, imported on the first retrieval
-    if o.proxy:                                 # through a gateway, as `retrieve` sends it (the same checks first): its reply, bounded by max_bytes
+    u = parse_url(url, kw.get("rfc", "1738"))
+    if u.scheme != "gopher" or not isinstance(u, GopherURL) or u.gtype not in ("1", "7"):
+        # masked before it is cut
+        msg = f"a menu is a gopher URL of type 1 or 7, not {_masked(url)[:200]!r}"
+        raise URIError(msg, url, None, "gopher")
+    o = _options(url, **kw)
+    # the arguments are checked now; the connection opens when iterated
+    return _menu_stream(u, o, _gopher_request(u, o))
+
+# %% ../../nbs/12_gopher.ipynb #2d48eda1
+def _menu_stream(u: GopherURL, o: "RetrievalOptions", request: str) -> Iterator[MenuItem]:
+    "The generator of `iter_menu`: connect, send `request`, yield each item as its line arrives"
+    # the transport, imported on the first retrieval
+    from uri1630.retrieve import RetrievalError, _retrieve
+
+    # through a gateway, as `retrieve` sends it (the same checks first): its reply, bounded by
+    # max_bytes
+    if o.proxy:
         data = _retrieve(o.url, o)
-        try: yield from _menu_items((m.group() for m in re.finditer(rb'[^\n]*+\n|[^\n]++\Z', data)), 'latin-1')
-        except RetrievalError: raise
-        except URIError as e: o.fail(f"the gateway's menu is malformed: {e.message}", 'gopher', command=request.rstrip('\r\n'))
+        try:
+            yield from _menu_items(
+                (m.group() for m in re.finditer(rb"[^\n]*+\n|[^\n]++\Z", data)), "latin-1"
+            )
+        except RetrievalError:
+            raise
+        except URIError as e:
+            o.fail(
+                f"the gateway's menu is malformed: {e.message}",
+                "gopher",
+                command=request.rstrip("\r\n"),
+            )
         return
     port = u.effective_port
-    assert port is not None                     # gopher has a default port (70)
-    with o.conn(u.host, port, 'gopher') as c:
-        c.send(request.encode('latin-1'))
-        try: yield from _menu_items(c.lines('the gopher menu'), 'latin-1')
-        except RetrievalError: raise
-        except URIError as e: c.fail(f"the server's menu is malformed: {e.message}", command=request.rstrip('\r\n'))
+    assert port is not None  # gopher has a default port (70)
+    with o.conn(u.host, port, "gopher") as c:
+        c.send(request.encode("latin-1"))
+        try:
+            yield from _menu_items(c.lines("the gopher menu"), "latin-1")
+        except RetrievalError:
+            raise
+        except URIError as e:
+            c.fail(f"the server's menu is malformed: {e.message}", command=request.rstrip("\r\n"))
 
-def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
-                  **kw:Any,  # the options of `retrieve`
-                 ) -> tuple[MenuItem, ...]:
+# %% ../../nbs/12_gopher.ipynb #351f3343
+def retrieve_menu(
+    url: str,  # a gopher URL of a menu (type 1) or a search (type 7)
+    **kw: Any,  # the options of `retrieve`
+) -> tuple[MenuItem, ...]:
     "Retrieve a gopher menu and return its `MenuItem`s (each `.url` a gopher URL again)"
-    from uri1630.retrieve import DEFAULT_MAX_BYTES, RetrievalError, _mask_password   # the transport, imported on the first retrieval
-    budget: int = kw.get('max_bytes', DEFAULT_MAX_BYTES)
+    # the transport, imported on the first retrieval
+    from uri1630.retrieve import DEFAULT_MAX_BYTES, RetrievalError, _mask_password
+
+    budget: int = kw.get("max_bytes", DEFAULT_MAX_BYTES)
     items: list[MenuItem] = []
-    for item in iter_menu(url, **kw):     # each item held costs about _ITEM_COST octets besides its text: counted too
+    # each item held costs about _ITEM_COST octets besides its text: counted too
+    for item in iter_menu(url, **kw):
         items.append(item)
         if len(items) * _ITEM_COST > budget:
-            raise RetrievalError(f"the menu has more than {budget // _ITEM_COST} items: holding them would take more than "
-                                 f"max_bytes={budget} octets (iter_menu streams them instead)", _mask_password(url), None, 'gopher')
+            raise RetrievalError(
+                f"the menu has more than {budget // _ITEM_COST} items: holding them would take "
+                f"more than max_bytes={budget} octets (iter_menu streams them instead)",
+                _mask_password(url),
+                None,
+                "gopher",
+            )
     return tuple(items)
 
-_ITEM_COST = 128        # octets a `MenuItem` takes besides its strings' text (a 6-tuple, 2 small strings)
+
+# octets a `MenuItem` takes besides its strings' text (a 6-tuple, 2 small strings)
+_ITEM_COST = 128
 
 # %% ../../nbs/12_gopher.ipynb #a9409c45
-def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
-    "RFC 1630's `gopheraddress`, `gtype`, `gcommand` (with `o['gopher_void_type']`: `[ / [ gtype [ gcommand ] ] ]`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    gtail = G.Seq(G.Rule('gtype', P['xalpha']), G.Opt(G.Rule('gcommand', P['path'])))
-    P['gopheraddress'] = G.Rule('gopheraddress', G.Seq(G.Lit('gopher://'), P['hostport'],
-                                                       G.Opt(G.Seq(G.Lit('/'), G.Opt(gtail) if o['gopher_void_type'] else gtail))))
+def _bnf_rfc1630(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    o: dict[str, bool],  # the repairs: `o['gopher_void_type']`, `[ / [ gtype [ gcommand ] ] ]`
+) -> None:
+    "RFC 1630's `gopheraddress`, `gtype`, `gcommand`"
+    gtail = G.Seq(G.Rule("gtype", P["xalpha"]), G.Opt(G.Rule("gcommand", P["path"])))
+    P["gopheraddress"] = G.Rule(
+        "gopheraddress",
+        G.Seq(
+            G.Lit("gopher://"),
+            P["hostport"],
+            G.Opt(G.Seq(G.Lit("/"), G.Opt(gtail) if o["gopher_void_type"] else gtail)),
+        ),
+    )
 
 # %% ../../nbs/12_gopher.ipynb #b1f2ff47
-def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
-    "RFC 1738's `gopherurl`, `gtype`, `selector`, `gopher+_string` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    xchar = P['xchar']
-    plus = G.Seq(G.Lit('%09'), P['search'], G.Opt(G.Seq(G.Lit('%09'), G.Rule('gopher+_string', G.Rep(xchar)))))
-    gpath = G.Seq(G.Rule('gtype', xchar), G.Rule('selector', G.Rep(xchar)), G.Opt(plus))
-    S['gopher'] = G.Rule('gopherurl', G.Seq(G.Lit('gopher://'), P['hostport'], G.Opt(G.Seq(G.Lit('/'), G.Opt(gpath)))))
+def _bnf_rfc1738(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    S: "dict[str, Node]",  # each scheme's production, by scheme name
+) -> None:
+    "RFC 1738's `gopherurl`, `gtype`, `selector`, `gopher+_string`"
+    xchar = P["xchar"]
+    plus = G.Seq(
+        G.Lit("%09"),
+        P["search"],
+        G.Opt(G.Seq(G.Lit("%09"), G.Rule("gopher+_string", G.Rep(xchar)))),
+    )
+    gpath = G.Seq(G.Rule("gtype", xchar), G.Rule("selector", G.Rep(xchar)), G.Opt(plus))
+    S["gopher"] = G.Rule(
+        "gopherurl",
+        G.Seq(G.Lit("gopher://"), P["hostport"], G.Opt(G.Seq(G.Lit("/"), G.Opt(gpath)))),
+    )
 
 # %% ../../nbs/12_gopher.ipynb #2d869d00
-declare({"gopher": SchemeEntry(
-    parser=_parse_gopher, default_port=70, login=_LOGIN,                  # RFC 1738 §3.4: port 70
-    risks=_gopher_risks, risk_kinds=('gopher-ask',),                      # RFC 1738 §3.4.9: an ASK block sends lines of the URL's choosing
-    retrieval=_retrieve_gopher, options=('allow_ask',),
-    rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738)})
+declare(
+    {
+        "gopher": SchemeEntry(
+            parser=_parse_gopher,
+            default_port=70,
+            login=_LOGIN,  # RFC 1738 §3.4: port 70
+            # RFC 1738 §3.4.9: an ASK block sends lines of the URL's choosing
+            risks=_gopher_risks,
+            risk_kinds=("gopher-ask",),
+            retrieval=_retrieve_gopher,
+            options=("allow_ask",),
+            rfc1630=_bnf_rfc1630,
+            rfc1738=_bnf_rfc1738,
+        )
+    }
+)
