@@ -29,7 +29,8 @@ _HYPHEN_BREAK = re.compile(r"-[ \t]*(?:\r\n|\r|\n)")
 
 
 def _unwrap(body: str, offset: int, hyphen: str) -> Tuple[str, Tuple[int, ...]]:
-    "`body` without whitespace (and, if `hyphen=='drop'`, without hyphens at line breaks), and those hyphens' positions"
+    "`body` without whitespace, and the positions of its hyphens at line breaks"
+    # if `hyphen=='drop'`, those hyphens are dropped too
     breaks = tuple(m.start() for m in _HYPHEN_BREAK.finditer(body)) if "-" in body else ()
     if breaks and hyphen == "drop":
         cut = set(breaks)
@@ -82,25 +83,26 @@ def find_urls(
         i = gt + 1
     return out
 
-
+# %% ../nbs/31_urls_in_context.ipynb #54cd3f03
 def extract(
     text: str,  # free text: mail, news, a printed page
     hyphen: str = "keep",  # "keep" or "drop" a hyphen followed by a line break
     bare: bool = True,  # also accept RFC 1630's `<scheme:…>` without the `URL:` prefix
     grammar: Optional[str] = None,  # if given, a URL must also be valid in this grammar
 ) -> List[str]:
-    "The URLs wrapped in `text` (`<URL:…>`, and bare `<scheme:…>` if `bare`), whitespace removed, in order"
+    "The URLs wrapped in `text`, in order, whitespace removed (`<URL:…>`; `<scheme:…>` if `bare`)"
     return [f.url for f in find_urls(text, hyphen, bare, grammar)]
 
 # %% ../nbs/31_urls_in_context.ipynb #969bf45f
-# RFC 1738 appendix: a wrapper holds no "<"; text before the last "<" that no ">" follows can never be in one
+# RFC 1738 appendix: a wrapper holds no "<"; text before the last "<" that no ">" follows can
+# never be in one
 def extract_stream(
     chunks: Iterable[str],  # the text in pieces, as read (e.g. `iter(lambda: f.read(65536), '')`)
     hyphen: str = "keep",  # "keep" or "drop" a hyphen followed by a line break
     bare: bool = True,  # also accept RFC 1630's `<scheme:…>` without the `URL:` prefix
     grammar: Optional[str] = None,  # if given, a URL must also be valid in this grammar
 ) -> Iterator[str]:
-    "The URLs `extract` finds in the concatenated `chunks`, yielded as each wrapper closes: every character is scanned once"
+    "The URLs `extract` finds in the concatenated `chunks`, as each wrapper closes: scanned once"
     if type(hyphen) is not str:
         hyphen = _need_str(hyphen, "hyphen")
     # checked now, not when iterated
