@@ -7,345 +7,573 @@ __all__ = ['BLOCK', 'OK', 'NO', 'BAD', 'EXIT_STATUS', 'GENERIC_FIELDS', 'RENAMED
            'other_grammars', 'demo', 'main']
 
 # %% ../nbs/30_cli.ipynb #b5a824dd
-import argparse, contextlib, dataclasses, io, json, os, re, stat, sys
+import argparse
+import contextlib
+import dataclasses
+import io
+import json
+import os
+import re
+import stat
+import sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
 from .errors import URIError, _hide_password, _masked, _need_str, _password_spans
 from .syntax import URI, parse
 from .grammar import GRAMMARS, validate
-import uri1630.url_grammar   # registers the grammars "rfc1630" and "rfc1738" for `check --grammar`
+
+# registers the grammars "rfc1630" and "rfc1738" for `check --grammar`
+import uri1630.url_grammar
 from .encoding import LEVELS, canonical, compare, equivalent, to_level
 from .context import extract, extract_stream
 from .retrieve import retrieve, RetrievalError, DEFAULT_TOTAL_TIMEOUT
 from .schemes import parse_url, url_record
 
 # %% ../nbs/30_cli.ipynb #d76832b6
-BLOCK = 8192   # lines per write when streaming from a file; one line per write when the input is a pipe or terminal
+# lines per write when streaming from a file; one line per write from a pipe or terminal
+BLOCK = 8192
 
 # exit statuses: the same meaning for every command
 OK, NO, BAD = 0, 1, 2
-EXIT_STATUS = {0: "yes / ok: every URI valid (`check`), equivalent (`compare`), every result written",
-               1: "no: a URI is invalid (`check`), A and B differ (`compare`), the retrieval failed (`get`), "
-                  "or the output could not be written (a full disk, a closed stdout)",
-               2: "bad input or usage: a malformed URI where a result was asked for (`parse`, `canon`, `compare`, "
-                  "`resolve`, `relative`), input that is not in the `--encoding`, an unknown option, grammar or file",
-               130: "interrupted (Ctrl-C): what was produced before is flushed",
-               141: "the reader of stdout went away (a broken pipe, e.g. `| head -1`): quiet"}
+EXIT_STATUS = {
+    0: "yes / ok: every URI valid (`check`), equivalent (`compare`), every result written",
+    1: "no: a URI is invalid (`check`), A and B differ (`compare`), the retrieval failed (`get`), "
+    "or the output could not be written (a full disk, a closed stdout)",
+    2: "bad input or usage: a malformed URI where a result was asked for (`parse`, `canon`, "
+    "`compare`, `resolve`, `relative`), input that is not in the `--encoding`, an unknown option, "
+    "grammar or file",
+    130: "interrupted (Ctrl-C): what was produced before is flushed",
+    141: "the reader of stdout went away (a broken pipe, e.g. `| head -1`): quiet",
+}
 
-class _BadInput(ValueError): "Input that is not text in the chosen `--encoding`"
+# %% ../nbs/30_cli.ipynb #b358786a
+class _BadInput(ValueError):
+    "Input that is not text in the chosen `--encoding`"
 
-_SMUGGLED = re.compile('[\udc80-\udcff]')   # how Python's surrogateescape carries a byte that was not text
 
-def _text(item:str, encoding:str) -> str:
-    "`item`, unless it holds bytes that were not text in `encoding` (smuggled in as lone surrogates): then `_BadInput`"
-    if item.isascii(): return item                 # the common case, at C speed
+# how Python's surrogateescape carries a byte that was not text
+_SMUGGLED = re.compile("[\udc80-\udcff]")
+
+
+def _text(item: str, encoding: str) -> str:
+    "`item`, unless it holds bytes that were not text in `encoding`: then `_BadInput`"
+    # such bytes were smuggled in as lone surrogates
+    if item.isascii():
+        return item  # the common case, at C speed
     m = _SMUGGLED.search(item)
-    if m: raise _BadInput(f"byte 0x{ord(m.group()) - 0xDC00:02X} at position {m.start()} is not {encoding}; "
-                          f"if the input is ISO Latin-1, use --encoding latin-1")
+    if m:
+        raise _BadInput(
+            f"byte 0x{ord(m.group()) - 0xDC00:02X} at position {m.start()} is not {encoding}; "
+            f"if the input is ISO Latin-1, use --encoding latin-1"
+        )
     return item
 
-def _lines(stream:TextIO) -> Iterator[str]:
+
+def _lines(stream: TextIO) -> Iterator[str]:
     "The lines of a text `stream` without their line ends, read one at a time"
-    for line in stream: yield line.rstrip('\r\n')
+    for line in stream:
+        yield line.rstrip("\r\n")
 
-def _label(cmd:str, where:str='') -> str:
+
+def _label(cmd: str, where: str = "") -> str:
     "The one prefix of every error line: `uri1630 CMD: error: [WHERE: ]` (argparse's own style)"
-    return f"uri1630 {cmd}: error: " + (f"{where}: " if where else '')
+    return f"uri1630 {cmd}: error: " + (f"{where}: " if where else "")
 
-def _stream(fn:Callable[[str], str], items:Iterable[str], out:TextIO, err:TextIO, cmd:str='', encoding:str='utf-8',
-            line:bool=False, where:str='line') -> int:
-    "Write `fn(item)` for each of `items`, one per line (flushed per line if `line`, else in blocks); bad input gives an empty line and a message; returns the number of failures"
-    buf: list[str] = []; msgs: list[str] = []; bad = 0
-    def write() -> None:   # a block's messages, then its lines: one write each (stderr would otherwise cost a system call a message)
-        if msgs: err.write('\n'.join(msgs) + '\n'); msgs.clear()
-        if buf: out.write('\n'.join(buf) + '\n'); buf.clear()
+# %% ../nbs/30_cli.ipynb #c2e441ff
+def _stream(
+    fn: Callable[[str], str],
+    items: Iterable[str],
+    out: TextIO,
+    err: TextIO,
+    cmd: str = "",
+    encoding: str = "utf-8",
+    line: bool = False,
+    where: str = "line",
+) -> int:
+    "Write `fn(item)` for each of `items`, one a line; returns the number of failures"
+    # flushed per line if `line`, else in blocks; bad input gives an empty line and a message
+    buf: list[str] = []
+    msgs: list[str] = []
+    bad = 0
+
+    def write() -> None:  # a block's messages, then its lines: one write each (not one a message)
+        if msgs:
+            err.write("\n".join(msgs) + "\n")
+            msgs.clear()
+        if buf:
+            out.write("\n".join(buf) + "\n")
+            buf.clear()
+
     try:
         for n, item in enumerate(items, 1):
-            try: buf.append(fn(_text(item, encoding)))
+            try:
+                buf.append(fn(_text(item, encoding)))
             except (URIError, _BadInput) as e:
-                buf.append(''); bad += 1
+                buf.append("")
+                bad += 1
                 msgs.append(_label(cmd, f"{where} {n}") + str(e))
-            if line or len(buf) >= BLOCK: write()
-            if line: err.flush(); out.flush()
-    finally:   # also on Ctrl-C: what was produced is written
+            if line or len(buf) >= BLOCK:
+                write()
+            if line:
+                err.flush()
+                out.flush()
+    finally:  # also on Ctrl-C: what was produced is written
         write()
     return bad
 
 # %% ../nbs/30_cli.ipynb #c23534f1
-def _inputs(args:list[str], stdin:TextIO) -> tuple[Iterable[str], bool]:
+def _inputs(args: list[str], stdin: TextIO) -> tuple[Iterable[str], bool]:
     "(items, streaming): the URIs given, or the lines of `stdin` if `args` is `['-']`"
-    return (_lines(stdin), True) if args == ['-'] else (args, False)
+    return (_lines(stdin), True) if args == ["-"] else (args, False)
 
-def _is_file(stream:Any) -> Optional[bool]:
-    "True if `stream` is a regular file, False if a pipe, terminal or socket, None if it has no file descriptor"
-    try: return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-    except (AttributeError, OSError, ValueError, io.UnsupportedOperation): return None
 
-def _line_mode(stdin:TextIO, out:TextIO) -> bool:
-    "Flush every result line: the input is a pipe or terminal (`tail -f | uri1630 canon -`) and the output is not a regular file"
+def _is_file(stream: Any) -> Optional[bool]:
+    "True if `stream` is a regular file, False if a pipe, terminal or socket, None if no file"
+    # None: it has no file descriptor
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
+def _line_mode(stdin: TextIO, out: TextIO) -> bool:
+    "Flush every result line: the input is a pipe or terminal and the output is not a regular file"
+    # e.g. `tail -f | uri1630 canon -`
     return _is_file(stdin) is False and _is_file(out) is not True
 
-def _caret(text:str, e:URIError) -> str:
-    "`text`, and under it a caret at `e.position` with the rule and message (a password shown as `***`, the caret moved to match)"
+
+def _caret(text: str, e: URIError) -> str:
+    "`text`, and under it a caret at `e.position` with the rule and message"
+    # a password is shown as `***`, the caret moved to match
     shown, pos = _hide_password(text, e.position if e.position is not None else len(text))
     return f"{shown}\n{' ' * pos}^ {e.rule}: {_masked(e.message)}"
 
 # %% ../nbs/30_cli.ipynb #2f309f3b
-def _value(v:Any) -> Any:
+def _value(v: Any) -> Any:
     "A JSON-able form of a part's value"
-    if v is None or isinstance(v, (str, int, float, bool)): return v
-    if isinstance(v, (tuple, list)): return [_value(x) for x in v]
-    if dataclasses.is_dataclass(v) and not isinstance(v, type): return {f.name: _value(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    if v is None or isinstance(v, (str, int, float, bool)):
+        return v
+    if isinstance(v, (tuple, list)):
+        return [_value(x) for x in v]
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return {f.name: _value(getattr(v, f.name)) for f in dataclasses.fields(v)}
     return str(v)
 
+# %% ../nbs/30_cli.ipynb #52b30913
 # every key `parse --json` can give, defined once (the table below is generated from these)
 GENERIC_FIELDS = {
-    'scheme': "the scheme name, as written (RFC 1630 `scheme`)",
-    'path': "the generic path: all after `scheme:` up to `?` or `#` (for http and file it starts with `//host`)",
-    'search': "the generic search: after the first `?`, up to `#` (null if there is no `?`)",
-    'fragment': "after the first `#` (null if there is none)",
-    'kind': "the scheme's class in `uri1630.schemes` (absent if the scheme has no parser)"}
-# a scheme part named like a generic one gets the prefix `url_`, so that `path` and `search` mean one thing for every scheme
-RENAMED = {'path': 'url_path', 'search': 'url_search'}
+    "scheme": "the scheme name, as written (RFC 1630 `scheme`)",
+    "path": "the generic path: all after `scheme:` up to `?` or `#` "
+    "(for http and file it starts with `//host`)",
+    "search": "the generic search: after the first `?`, up to `#` (null if there is no `?`)",
+    "fragment": "after the first `#` (null if there is none)",
+    "kind": "the scheme's class in `uri1630.schemes` (absent if the scheme has no parser)",
+}
+# a scheme part named like a generic one gets the prefix `url_`, so that `path` and `search`
+# mean one thing for every scheme
+RENAMED = {"path": "url_path", "search": "url_search"}
 SCHEME_FIELDS = {
-    'user': "user name before `@` (null if none)", 'password': "password after `user:` (null if none)",
-    'host': "host name or address", 'port': "port number (null: the scheme's default)",
-    'url_path': "the scheme's own path: http `hpath`, after `host/`, no leading `/`; file: the path on the host, with its leading `/`; "
-                "urn and unknown schemes: the generic path",
-    'url_search': "the scheme's own search: http after `?`; gopher after `%09`; wais after `?`",
-    'cwd': "ftp: the directory levels (CWD commands), decoded", 'name': "ftp: the file name (RETR), decoded",
-    'typecode': "ftp: `;type=` value (a, i or d), or null", 'gtype': "gopher: the item type character",
-    'selector': "gopher: the selector string, decoded", 'gopher_plus': "gopher+: the string after the second `%09`",
-    'address': "mailto: the RFC 822 address", 'group': "news/nntp: the newsgroup name", 'message_id': "news/mid: the message id",
-    'article': "nntp: the article number", 'database': "wais: the database name", 'wtype': "wais: the document type",
-    'wpath': "wais: the document path", 'hsoname': "prospero: the host-specific object name",
-    'field_items': "prospero: the `;field=value` items, in order", 'version': "prospero: the version field",
-    'attributes': "prospero: the attributes", 'content_id': "cid: the content id"}
-_SKIP = {'text', 'scheme', 'fragment'}   # a scheme object's copies of the input and of generic parts
+    "user": "user name before `@` (null if none)",
+    "password": "password after `user:` (null if none)",
+    "host": "host name or address",
+    "port": "port number (null: the scheme's default)",
+    "url_path": "the scheme's own path: http `hpath`, after `host/`, no leading `/`; "
+    "file: the path on the host, with its leading `/`; "
+    "urn and unknown schemes: the generic path",
+    "url_search": "the scheme's own search: http after `?`; gopher after `%09`; wais after `?`",
+    "cwd": "ftp: the directory levels (CWD commands), decoded",
+    "name": "ftp: the file name (RETR), decoded",
+    "typecode": "ftp: `;type=` value (a, i or d), or null",
+    "gtype": "gopher: the item type character",
+    "selector": "gopher: the selector string, decoded",
+    "gopher_plus": "gopher+: the string after the second `%09`",
+    "address": "mailto: the RFC 822 address",
+    "group": "news/nntp: the newsgroup name",
+    "message_id": "news/mid: the message id",
+    "article": "nntp: the article number",
+    "database": "wais: the database name",
+    "wtype": "wais: the document type",
+    "wpath": "wais: the document path",
+    "hsoname": "prospero: the host-specific object name",
+    "field_items": "prospero: the `;field=value` items, in order",
+    "version": "prospero: the version field",
+    "attributes": "prospero: the attributes",
+    "content_id": "cid: the content id",
+}
 
-_COLUMNS: dict[type, tuple[tuple[int, str], ...]] = {}   # scheme class -> its `_columns`
+# %% ../nbs/30_cli.ipynb #70ab1b3f
+# a scheme object's copies of the input and of generic parts
+_SKIP = {"text", "scheme", "fragment"}
 
-def _columns(cls:type) -> tuple[tuple[int, str], ...]:
-    "The (field index, `parse --json` key) of each part of scheme class `cls` that `parts` reports, in field order (read once per class)"
+_COLUMNS: dict[type, tuple[tuple[int, str], ...]] = {}  # scheme class -> its `_columns`
+
+
+def _columns(cls: type) -> tuple[tuple[int, str], ...]:
+    "The (field index, `parse --json` key) of each part of scheme class `cls` that `parts` reports"
+    # in field order, read once per class
     c = _COLUMNS.get(cls)
-    if c is None: c = _COLUMNS[cls] = tuple((i, RENAMED.get(f.name, f.name)) for i, f in enumerate(dataclasses.fields(cls)) if f.name not in _SKIP)
+    if c is None:
+        c = _COLUMNS[cls] = tuple(
+            (i, RENAMED.get(f.name, f.name))
+            for i, f in enumerate(dataclasses.fields(cls))
+            if f.name not in _SKIP
+        )
     return c
 
-def parts(uri:str) -> dict[str, Any]:
-    "The generic parts of `uri` and, where its scheme is known, the scheme's parts, as one flat dict with the keys of `GENERIC_FIELDS` and `SCHEME_FIELDS`"
-    g, cls, values = url_record(uri)       # `parse(uri)`, and `parse_url(uri)`'s class and field values (no object built)
+
+def parts(uri: str) -> dict[str, Any]:
+    "The generic parts of `uri` and, where its scheme is known, the scheme's parts, as one dict"
+    # flat, with the keys of `GENERIC_FIELDS` and `SCHEME_FIELDS`
+    # `parse(uri)`, and `parse_url(uri)`'s class and field values (no object built)
+    g, cls, values = url_record(uri)
     d: dict[str, Any] = g._asdict()
-    d['kind'] = cls.__name__
-    for i, key in _columns(cls): d[key] = _value(values[i])
+    d["kind"] = cls.__name__
+    for i, key in _columns(cls):
+        d[key] = _value(values[i])
     return d
 
 # %% ../nbs/30_cli.ipynb #436562ed
-# `parse -` writes a line of JSON per URL: `_JSON(parts(uri))`, but written straight from the parts, without a dict or a
-# scheme object a line. Each scheme class gets a writer generated once, as source (the way `dataclasses` writes `__init__`
-# and `namedtuple` its methods): one f-string of its keys, written out, and its values, each string escaped by the json
-# module's own C function. The source holds field indices and the names of constants: no text of a class or a URL.
-# The test below holds the two equal.
-_JSON = json.JSONEncoder(ensure_ascii=False).encode   # one encoder for every line (`json.dumps` with options builds one a call)
-_STR = json.encoder.encode_basestring                 # a str as a JSON string, non-ASCII kept: what `_JSON` does to a str
-_VALUE = "{'null' if (x := %s) is None else S(x) if type(x) is str else O(x)}"   # one value in the f-string, as `_JSON` writes it
+# `parse -` writes a line of JSON per URL: `_JSON(parts(uri))`, but written straight from the
+# parts, without a dict or a scheme object a line. Each scheme class gets a writer generated once,
+# as source (the way `dataclasses` writes `__init__` and `namedtuple` its methods): one f-string of
+# its keys, written out, and its values, each string escaped by the json module's own C function.
+# The source holds field indices and the names of constants: no text of a class or a URL.
+# The tests below hold the two equal.
+# one encoder for every line (`json.dumps` with options builds one a call)
+_JSON = json.JSONEncoder(ensure_ascii=False).encode
+# a str as a JSON string, non-ASCII kept: what `_JSON` does to a str
+_STR = json.encoder.encode_basestring
+# one value in the f-string, as `_JSON` writes it
+_VALUE = "{'null' if (x := %s) is None else S(x) if type(x) is str else O(x)}"
 
 _Writer = Callable[[tuple[Any, ...], tuple[Any, ...]], str]
-_WRITERS: dict[type, _Writer] = {}   # scheme class -> its `_writer`
+_WRITERS: dict[type, _Writer] = {}  # scheme class -> its `_writer`
 
-def _writer(cls:type) -> _Writer:
-    "The function giving `parse -`'s line from the generic parts `g` and the field values `v` of a `cls` object (made once per class)"
+# %% ../nbs/30_cli.ipynb #cb34f08c
+def _writer(cls: type) -> _Writer:
+    "The function giving `parse -`'s line from generic parts `g` and field values `v` of a `cls`"
+    # made once per class
     w = _WRITERS.get(cls)
-    if w is None: w = _WRITERS[cls] = _make_writer(cls)
+    if w is None:
+        w = _WRITERS[cls] = _make_writer(cls)
     return w
 
-def _make_writer(cls:type) -> _Writer:
-    "`_writer(cls)`, generated: `f'{K0}{value of g[0]}{K1}…{KE}'`, where each `K` is a constant (a key as JSON, or the kind)"
-    keys = [*URI._fields, 'kind', *(key for _, key in _columns(cls))]
-    values = [_VALUE % f'g[{k}]' for k in range(len(URI._fields))] + [''] + [_VALUE % f'v[{i}]' for i, _ in _columns(cls)]
-    ns: dict[str, Any] = {'S': _STR, 'O': lambda x: _JSON(_value(x)), 'KE': '}'}
-    for n, key in enumerate(keys):   # the constants are arguments' defaults: the source holds their names, never their text
-        ns[f'K{n}'] = ('{' if n == 0 else ', ') + _STR(key) + ': ' + (_STR(cls.__name__) if key == 'kind' else '')
-    consts = ', '.join(f'K{n}=K{n}' for n in range(len(keys)))
-    body = ''.join(f'{{K{n}}}{value}' for n, value in enumerate(values)) + '{KE}'
-    exec(f'def write(g, v, {consts}, KE=KE): return f"""{body}"""', ns)
-    return cast(_Writer, ns['write'])
 
-def _json_line(uri:str) -> str:
-    "`_JSON(parts(uri))`: the line `parse -` writes for `uri`, a password shown as `***` (RFC 1738 §6)"
+def _make_writer(cls: type) -> _Writer:
+    "`_writer(cls)`, generated: `f'{K0}{value of g[0]}{K1}…{KE}'`"
+    # each `K` is a constant (a key as JSON, or the kind)
+    keys = [*URI._fields, "kind", *(key for _, key in _columns(cls))]
+    values = (
+        [_VALUE % f"g[{k}]" for k in range(len(URI._fields))]
+        + [""]
+        + [_VALUE % f"v[{i}]" for i, _ in _columns(cls)]
+    )
+    ns: dict[str, Any] = {"S": _STR, "O": lambda x: _JSON(_value(x)), "KE": "}"}
+    # the constants are arguments' defaults: the source holds their names, never their text
+    for n, key in enumerate(keys):
+        ns[f"K{n}"] = (
+            ("{" if n == 0 else ", ")
+            + _STR(key)
+            + ": "
+            + (_STR(cls.__name__) if key == "kind" else "")
+        )
+    consts = ", ".join(f"K{n}=K{n}" for n in range(len(keys)))
+    body = "".join(f"{{K{n}}}{value}" for n, value in enumerate(values)) + "{KE}"
+    exec(f'def write(g, v, {consts}, KE=KE): return f"""{body}"""', ns)
+    return cast(_Writer, ns["write"])
+
+# %% ../nbs/30_cli.ipynb #55892b9e
+def _json_line(uri: str) -> str:
+    "`_JSON(parts(uri))`: the line `parse -` writes for `uri`, a password shown as `***`"
+    # RFC 1738 §6
     g, cls, values = url_record(uri)
-    if '@' in uri and _password_spans(uri): return _JSON(_shown(parts(uri)))   # a `//user:password@` login: the slow way, masked
+    # a `//user:password@` login: the slow way, masked
+    if "@" in uri and _password_spans(uri):
+        return _JSON(_shown(parts(uri)))
     return (_WRITERS.get(cls) or _writer(cls))(g, values)
 
-def _shown(d:dict[str, Any]) -> dict[str, Any]:
-    "The parts `d` as `parse` shows them: a password as `***`, and so in every part that quotes the login (the generic path)"
-    return {k: ('***' if k == 'password' and v else _masked(v) if isinstance(v, str) and '@' in v else v) for k, v in d.items()}
+
+def _shown(d: dict[str, Any]) -> dict[str, Any]:
+    "The parts `d` as `parse` shows them: a password as `***`, and in every part quoting the login"
+    # (the generic path quotes it)
+    return {
+        k: (
+            "***" if k == "password" and v else _masked(v) if isinstance(v, str) and "@" in v else v
+        )
+        for k, v in d.items()
+    }
 
 # %% ../nbs/30_cli.ipynb #76f4c94a
-def _cmd_parse(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
+def _cmd_parse(a: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     items, streaming = _inputs(a.uri, stdin)
     if streaming or a.json:
-        return BAD if _stream(_json_line, items, out, err, a.cmd, a.encoding, streaming and _line_mode(stdin, out), 'line' if streaming else 'argument') else OK
+        line = streaming and _line_mode(stdin, out)
+        where = "line" if streaming else "argument"
+        bad = _stream(_json_line, items, out, err, a.cmd, a.encoding, line, where)
+        return BAD if bad else OK
     bad = 0
     for n, u in enumerate(items, 1):
-        try: d = _shown(parts(_text(u, a.encoding)))
+        try:
+            d = _shown(parts(_text(u, a.encoding)))
         except (URIError, _BadInput) as e:
-            bad += 1; print(_label(a.cmd, f"argument {n}") + str(e), file=err); continue
-        out.write(''.join(f"{k}: {'(absent)' if v is None else v}\n" for k, v in d.items()))
+            bad += 1
+            print(_label(a.cmd, f"argument {n}") + str(e), file=err)
+            continue
+        out.write("".join(f"{k}: {'(absent)' if v is None else v}\n" for k, v in d.items()))
     return BAD if bad else OK
 
 # %% ../nbs/30_cli.ipynb #006aa56e
-class _Usage(Exception): "Bad usage found after argument parsing: exit 2"
+class _Usage(Exception):
+    "Bad usage found after argument parsing: exit 2"
 
-def _grammar(name:str) -> str:
+
+def _grammar(name: str) -> str:
     "`name` if it is a registered grammar, else a usage error"
     if name not in GRAMMARS:
         raise _Usage(f"unknown grammar {name!r}; known: {', '.join(sorted(GRAMMARS))}")
     return name
 
-_PREFERRED = ('generic', 'rfc1630', 'rfc1738')   # named first in a hint; then the variants, in registration order
+# %% ../nbs/30_cli.ipynb #455b473d
+# named first in a hint; then the variants, in registration order
+_PREFERRED = ("generic", "rfc1630", "rfc1738")
 
-def _accepting(uri:str, rejected_by:str) -> Iterator[str]:
-    "The registered grammars other than `rejected_by` that accept `uri`, the main three first (lazily)"
-    for g in [g for g in _PREFERRED if g in GRAMMARS] + [g for g in GRAMMARS if g not in _PREFERRED]:
-        if g == rejected_by: continue
-        try: validate(uri, g)
-        except (URIError, ValueError): continue
+
+def _accepting(uri: str, rejected_by: str) -> Iterator[str]:
+    "The registered grammars other than `rejected_by` that accept `uri`, the main three first"
+    # lazily: a hint needs only the first
+    order = [g for g in _PREFERRED if g in GRAMMARS] + [g for g in GRAMMARS if g not in _PREFERRED]
+    for g in order:
+        if g == rejected_by:
+            continue
+        try:
+            validate(uri, g)
+        except (URIError, ValueError):
+            continue
         yield g
 
-def other_grammars(uri:str, rejected_by:str) -> list[str]:
+
+def other_grammars(uri: str, rejected_by: str) -> list[str]:
     "The registered grammars other than `rejected_by` that accept `uri`, the main three first"
-    if type(uri) is not str or type(rejected_by) is not str: uri, rejected_by = _need_str(uri, 'uri'), _need_str(rejected_by, 'rejected_by')
+    if type(uri) is not str or type(rejected_by) is not str:
+        uri, rejected_by = _need_str(uri, "uri"), _need_str(rejected_by, "rejected_by")
     return list(_accepting(uri, rejected_by))
 
-def _hint(uri:str, grammar:str) -> str:
-    "'valid under --grammar G' for the first other grammar that accepts `uri`, else '' (the others are not tried)"
-    g = next(_accepting(uri, grammar), None)
-    return f"valid under --grammar {g}" if g else ''
 
-def _cmd_check(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
+def _hint(uri: str, grammar: str) -> str:
+    "'valid under --grammar G' for the first other grammar that accepts `uri`, else ''"
+    # the others are not tried
+    g = next(_accepting(uri, grammar), None)
+    return f"valid under --grammar {g}" if g else ""
+
+# %% ../nbs/30_cli.ipynb #fca16673
+def _cmd_check(a: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     g = _grammar(a.grammar)
     items, streaming = _inputs(a.uri, stdin)
     invalid = 0
     if streaming:
-        def one(u:str) -> str:
+
+        def one(u: str) -> str:
             nonlocal invalid
-            try: validate(u, g); return 'valid'
+            try:
+                validate(u, g)
+                return "valid"
             except URIError as e:
-                invalid += 1; h = _hint(u, g)
-                return f"invalid\t{e.position}\t{e.rule}\t{_masked(e.message)}" + (f" ({h})" if h else '')
+                invalid += 1
+                h = _hint(u, g)
+                shown = f"invalid\t{e.position}\t{e.rule}\t{_masked(e.message)}"
+                return shown + (f" ({h})" if h else "")
+
         bad = _stream(one, items, out, err, a.cmd, a.encoding, _line_mode(stdin, out))
     else:
         bad = 0
         for n, u in enumerate(items, 1):
-            try: validate(_text(u, a.encoding), g)
-            except _BadInput as e: bad += 1; print(_label(a.cmd, f"argument {n}") + str(e), file=err)
+            try:
+                validate(_text(u, a.encoding), g)
+            except _BadInput as e:
+                bad += 1
+                print(_label(a.cmd, f"argument {n}") + str(e), file=err)
             except URIError as e:
-                invalid += 1; h = _hint(u, g)
-                out.write(_caret(u, e) + '\n' + (f"  hint: {h}\n" if h else ''))
+                invalid += 1
+                h = _hint(u, g)
+                out.write(_caret(u, e) + "\n" + (f"  hint: {h}\n" if h else ""))
     return BAD if bad else NO if invalid else OK
 
 # %% ../nbs/30_cli.ipynb #4af1b331
-def _charset_advice(e:URIError, charset:str) -> URIError:
-    "`e` with the library's advice about a character beyond `charset` put as the flag that acts on it"
+def _charset_advice(e: URIError, charset: str) -> URIError:
+    "`e` with the library's advice about a character beyond `charset` put as the flag acting on it"
     if "has no" in e.message and "pass encoding=" in e.message:
-        ch = e.text[e.position] if e.text and e.position is not None and e.position < len(e.text) else ''
-        msg = (f"{ch!r} (U+{ord(ch):04X}) has no {charset} code; use --charset utf-8 to encode it as UTF-8 octets"
-               if ch else e.message.split('; pass encoding=')[0])
+        t, i = e.text, e.position
+        ch = t[i] if t and i is not None and i < len(t) else ""
+        msg = (
+            f"{ch!r} (U+{ord(ch):04X}) has no {charset} code; "
+            "use --charset utf-8 to encode it as UTF-8 octets"
+            if ch
+            else e.message.split("; pass encoding=")[0]
+        )
         return type(e)(msg, e.text, e.position, e.rule)
     return e
 
-def _cmd_canon(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
+
+def _cmd_canon(a: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     items, streaming = _inputs(a.uri, stdin)
-    def fn(u:str) -> str:
-        try: return canonical(u, a.charset) if a.level is None else to_level(u, a.level, a.charset)
-        except URIError as e: raise _charset_advice(e, a.charset) from None
-    bad = _stream(fn, items, out, err, a.cmd, a.encoding, streaming and _line_mode(stdin, out), 'line' if streaming else 'argument')
+
+    def fn(u: str) -> str:
+        try:
+            return canonical(u, a.charset) if a.level is None else to_level(u, a.level, a.charset)
+        except URIError as e:
+            raise _charset_advice(e, a.charset) from None
+
+    line = streaming and _line_mode(stdin, out)
+    where = "line" if streaming else "argument"
+    bad = _stream(fn, items, out, err, a.cmd, a.encoding, line, where)
     return BAD if bad else OK
 
 # %% ../nbs/30_cli.ipynb #d838050b
-def _compare(x:str, y:str, charset:str) -> Any:
-    "`compare(x, y)` with characters beyond ASCII read as octets in `charset`; the advice for one beyond it names `--charset`"
-    try: return compare(x, y, charset)
-    except URIError as e: raise _charset_advice(e, charset) from None
+def _compare(x: str, y: str, charset: str) -> Any:
+    "`compare(x, y)` with characters beyond ASCII read as octets in `charset`"
+    # the advice for a character beyond `charset` names `--charset`
+    try:
+        return compare(x, y, charset)
+    except URIError as e:
+        raise _charset_advice(e, charset) from None
 
-def _cmd_compare(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
+
+def _cmd_compare(a: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     "0 equivalent, 1 different, 2 if A or any B is not a URI (or not text)"
-    try: A = _text(a.a, a.encoding)
-    except _BadInput as e: print(_label(a.cmd, "A") + str(e), file=err); return BAD
-    if a.b == '-':
+    try:
+        A = _text(a.a, a.encoding)
+    except _BadInput as e:
+        print(_label(a.cmd, "A") + str(e), file=err)
+        return BAD
+    if a.b == "-":
         diff = 0
-        def one(b:str) -> str:
+
+        def one(b: str) -> str:
             nonlocal diff
-            r = _compare(A, b, a.charset); diff += not r.equivalent
-            return '\t'.join(['equivalent' if r.equivalent else 'different'] + [_masked(x.detail) for x in r.reasons])
+            r = _compare(A, b, a.charset)
+            diff += not r.equivalent
+            return "\t".join(
+                ["equivalent" if r.equivalent else "different"]
+                + [_masked(x.detail) for x in r.reasons]
+            )
+
         bad = _stream(one, _lines(stdin), out, err, a.cmd, a.encoding, _line_mode(stdin, out))
         return BAD if bad else NO if diff else OK
-    try: r = _compare(A, _text(a.b, a.encoding), a.charset)
-    except (URIError, _BadInput) as e: print(_label(a.cmd) + str(e), file=err); return BAD
-    out.write(('equivalent' if r.equivalent else 'different') + '\n')
-    out.write(''.join(f"  {x.part}: {x.kind}: {_masked(x.detail)}\n" for x in r.reasons))
+    try:
+        r = _compare(A, _text(a.b, a.encoding), a.charset)
+    except (URIError, _BadInput) as e:
+        print(_label(a.cmd) + str(e), file=err)
+        return BAD
+    out.write(("equivalent" if r.equivalent else "different") + "\n")
+    out.write("".join(f"  {x.part}: {x.kind}: {_masked(x.detail)}\n" for x in r.reasons))
     return OK if r.equivalent else NO
 
 # %% ../nbs/30_cli.ipynb #a4b9d032
 def _partial() -> Any:
     "The `uri1630.partial` module (a usage error if this installation lacks it)"
-    try: import uri1630.partial as P
-    except ImportError: raise _Usage("this uri1630 has no partial-form module (uri1630.partial)")
+    try:
+        import uri1630.partial as P
+    except ImportError:
+        raise _Usage("this uri1630 has no partial-form module (uri1630.partial)")
     return P
 
-def _cmd_resolve(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
+
+def _cmd_resolve(a: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     P = _partial()
     items, streaming = _inputs(a.partial, stdin)
     if a.steps and not streaming:
         bad = 0
         for n, p in enumerate(items, 1):
-            try: steps = P.resolve_steps(_text(a.context, a.encoding), _text(p, a.encoding), a.reading)
-            except (URIError, _BadInput) as e: bad += 1; print(_label(a.cmd, f"argument {n}") + str(e), file=err); continue
-            out.write(''.join(f"{i}. {s.rule}: {s.result}\n     {s.detail}\n" for i, s in enumerate(steps, 1)))
+            try:
+                steps = P.resolve_steps(
+                    _text(a.context, a.encoding), _text(p, a.encoding), a.reading
+                )
+            except (URIError, _BadInput) as e:
+                bad += 1
+                print(_label(a.cmd, f"argument {n}") + str(e), file=err)
+                continue
+            shown = (
+                f"{i}. {s.rule}: {s.result}\n     {s.detail}\n" for i, s in enumerate(steps, 1)
+            )
+            out.write("".join(shown))
         return BAD if bad else OK
-    fn = lambda p: str(P.resolve(_text(a.context, a.encoding), p, a.reading))
-    return BAD if _stream(fn, items, out, err, a.cmd, a.encoding, streaming and _line_mode(stdin, out), 'line' if streaming else 'argument') else OK
 
-def _cmd_relative(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
+    def fn(p: str) -> str:
+        return str(P.resolve(_text(a.context, a.encoding), p, a.reading))
+
+    line = streaming and _line_mode(stdin, out)
+    where = "line" if streaming else "argument"
+    return BAD if _stream(fn, items, out, err, a.cmd, a.encoding, line, where) else OK
+
+# %% ../nbs/30_cli.ipynb #89befdbb
+def _cmd_relative(a: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     P = _partial()
     items, streaming = _inputs(a.target, stdin)
-    fn = lambda t: str(P.relative(_text(a.context, a.encoding), t))
-    return BAD if _stream(fn, items, out, err, a.cmd, a.encoding, streaming and _line_mode(stdin, out), 'line' if streaming else 'argument') else OK
+
+    def fn(t: str) -> str:
+        return str(P.relative(_text(a.context, a.encoding), t))
+
+    line = streaming and _line_mode(stdin, out)
+    where = "line" if streaming else "argument"
+    return BAD if _stream(fn, items, out, err, a.cmd, a.encoding, line, where) else OK
 
 # %% ../nbs/30_cli.ipynb #8645a2bd
-def _extract_stream(stream:TextIO, out:TextIO, hyphen:str='keep', bare:bool=True, size:int=1 << 16) -> int:
-    "Write the URLs wrapped in the text read from `stream`, one per line; returns how many (linear: `extract_stream`)"
+def _extract_stream(
+    stream: TextIO, out: TextIO, hyphen: str = "keep", bare: bool = True, size: int = 1 << 16
+) -> int:
+    "Write the URLs wrapped in the text read from `stream`, one per line; returns how many"
+    # linear: `extract_stream`
     n = 0
-    for url in extract_stream(iter(lambda: stream.read(size), ''), hyphen, bare):
-        out.write(url + '\n'); n += 1
+    for url in extract_stream(iter(lambda: stream.read(size), ""), hyphen, bare):
+        out.write(url + "\n")
+        n += 1
     return n
 
 # %% ../nbs/30_cli.ipynb #629316b7
-def _cmd_extract(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
-    if a.file in (None, '-'): _extract_stream(stdin, out, a.hyphen); return OK
-    enc = 'utf-8-sig' if a.encoding.replace('_', '-').lower() in ('utf-8', 'utf8') else a.encoding
-    try: f = open(a.file, encoding=enc, errors='surrogateescape')
-    except OSError as e: raise _Usage(f"cannot read {a.file}: {e.strerror}")
-    with f: _extract_stream(f, out, a.hyphen)
+def _cmd_extract(a: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    if a.file in (None, "-"):
+        _extract_stream(stdin, out, a.hyphen)
+        return OK
+    enc = "utf-8-sig" if a.encoding.replace("_", "-").lower() in ("utf-8", "utf8") else a.encoding
+    try:
+        f = open(a.file, encoding=enc, errors="surrogateescape")
+    except OSError as e:
+        raise _Usage(f"cannot read {a.file}: {e.strerror}")
+    with f:
+        _extract_stream(f, out, a.hyphen)
     return OK
 
 # %% ../nbs/30_cli.ipynb #0180313a
-def _cmd_get(a:argparse.Namespace, stdin:TextIO, out:TextIO, err:TextIO) -> int:
-    try: data = retrieve(_text(a.url, a.encoding), timeout=a.timeout, total_timeout=a.total_timeout, redirects=a.redirects)
-    except RetrievalError as e: print(_label(a.cmd) + str(e), file=err); return NO   # the server, the network, or no retrieval defined
-    except (ValueError, TypeError) as e: print(_label(a.cmd) + str(e), file=err); return BAD   # the URL itself
-    if a.output not in (None, '-'):
+def _cmd_get(a: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    try:
+        data = retrieve(
+            _text(a.url, a.encoding),
+            timeout=a.timeout,
+            total_timeout=a.total_timeout,
+            redirects=a.redirects,
+        )
+    except RetrievalError as e:  # the server, the network, or no retrieval defined
+        print(_label(a.cmd) + str(e), file=err)
+        return NO
+    except (ValueError, TypeError) as e:  # the URL itself
+        print(_label(a.cmd) + str(e), file=err)
+        return BAD
+    if a.output not in (None, "-"):
         try:
-            with open(a.output, 'wb') as f: f.write(data)
-        except OSError as e: raise _Usage(f"cannot write {a.output}: {e.strerror}")
-    elif hasattr(out, 'buffer'): out.flush(); out.buffer.write(data); out.buffer.flush()
-    else: out.write(data.decode('latin-1'))
+            with open(a.output, "wb") as f:
+                f.write(data)
+        except OSError as e:
+            raise _Usage(f"cannot write {a.output}: {e.strerror}")
+    elif hasattr(out, "buffer"):
+        out.flush()
+        out.buffer.write(data)
+        out.buffer.flush()
+    else:
+        out.write(data.decode("latin-1"))
     return OK
 
 # %% ../nbs/30_cli.ipynb #8bfc2130
-def demo(out:Optional[TextIO]=None) -> None:
-    "Print uri1630's reading of RFC 1630's own examples"
-    out = out or sys.stdout
-    def p(*a:object) -> None: print(*a, file=out)
+def _demo_encoding(p: Callable[..., None]) -> None:
+    "Print, with `p`, RFC 1630's Examples 1-3 of encoding and the encoding levels of a URL"
     A = "http://info.cern.ch/albert/bertram/marie-claude"
     B = "http://info.cern.ch/albert/bertram/marie%2Dclaude"
     C = "http://info.cern.ch/albert/bertram%2Fmarie-claude"
@@ -354,179 +582,366 @@ def demo(out:Optional[TextIO]=None) -> None:
     p(f"  Example 1: equivalent(A, B) = {equivalent(A, B)}   canonical(B) = {canonical(B)}")
     r = compare(A, C)
     p(f"  Example 2: equivalent(A, C) = {r.equivalent}   because {r.reasons[0].detail}")
-    for bad in ["fxqn:/us/va/reston/cnri/ietf/24/asdf%*.fred", "news:12345667123%asdghfh@info.cern.ch"]:
-        try: validate(bad)
-        except URIError as e: p(f"  Example 3 (illegal):\n    {bad}\n    {' ' * (e.position or 0)}^ {e.message} (rule {e.rule!r}, position {e.position})")
+    for bad in [
+        "fxqn:/us/va/reston/cnri/ietf/24/asdf%*.fred",
+        "news:12345667123%asdghfh@info.cern.ch",
+    ]:
+        try:
+            validate(bad)
+        except URIError as e:
+            caret = f"{' ' * (e.position or 0)}^"
+            p(
+                f"  Example 3 (illegal):\n    {bad}\n    {caret} {e.message} "
+                f"(rule {e.rule!r}, position {e.position})"
+            )
     p("Encoding levels of http://info.cern.ch/a b/$(Zürich)~caf%E9?a+b%2Bc:")
     for lvl in ("decoded", "canonical", "conservative", "alphanumeric"):
         p(f"  {lvl:>12}: {to_level('http://info.cern.ch/a b/$(Zürich)~caf%E9?a+b%2Bc', lvl)}")
+
+# %% ../nbs/30_cli.ipynb #42799b17
+def demo(out: Optional[TextIO] = None) -> None:
+    "Print uri1630's reading of RFC 1630's own examples"
+    out = out or sys.stdout
+
+    def p(*a: object) -> None:
+        print(*a, file=out)
+
+    _demo_encoding(p)
     from uri1630.partial import resolve, relative
+
     ctx = "magic://a/b/c//d/e/f"
     p(f"RFC 1630, 'Partial (relative) form', the example table (p. 11), context {ctx}:")
     for part in ("g", "/g", "//g", "../g", "g:h"):
         lit = resolve(ctx, part, reading="literal")
-        p(f"  {part:<5} -> {resolve(ctx, part):<24}" + (f"  (the prose read literally: {lit})" if lit != resolve(ctx, part) else ""))
+        p(
+            f"  {part:<5} -> {resolve(ctx, part):<24}"
+            + (f"  (the prose read literally: {lit})" if lit != resolve(ctx, part) else "")
+        )
     p(f"  relative({ctx!r}, 'magic://a/g') = {relative(ctx, 'magic://a/g')!r}")
-    from uri1630.schemes import parse_url
     ftp = "ftp://myname@host.dom/%2Fetc/motd"
     p(f"RFC 1738 §3.2.2: the FTP commands for {ftp}:")
-    p("  " + " | ".join(parse_url(ftp).commands(password="secret")))   # type: ignore[attr-defined]
+    p("  " + " | ".join(parse_url(ftp).commands(password="secret")))  # type: ignore[attr-defined]
 
 # %% ../nbs/30_cli.ipynb #007c14f6
-def _encoding(name:str) -> str:
+def _encoding(name: str) -> str:
     "`name` if Python knows the encoding, else an argparse error (exit 2)"
     import codecs
-    try: info = codecs.lookup(name)
-    except LookupError: raise argparse.ArgumentTypeError(f"unknown encoding {name!r}")
-    if not getattr(info, '_is_text_encoding', True): raise argparse.ArgumentTypeError(f"{name!r} is not a text encoding (it turns bytes into bytes)")
+
+    try:
+        info = codecs.lookup(name)
+    except LookupError:
+        raise argparse.ArgumentTypeError(f"unknown encoding {name!r}")
+    if not getattr(info, "_is_text_encoding", True):
+        raise argparse.ArgumentTypeError(
+            f"{name!r} is not a text encoding (it turns bytes into bytes)"
+        )
     return name
 
-def _seconds(s:str) -> float:
+
+def _seconds(s: str) -> float:
     "A finite, positive number of seconds, else an argparse error (exit 2)"
-    try: v = float(s)
-    except ValueError: raise argparse.ArgumentTypeError(f"not a number of seconds: {s!r}")
-    if not 0 < v < float('inf'): raise argparse.ArgumentTypeError(f"must be finite and positive: {s!r}")
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {s!r}")
+    if not 0 < v < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be finite and positive: {s!r}")
     return v
 
+# %% ../nbs/30_cli.ipynb #4a561f23
 # one example per command, shown by `uri1630 --help` (the tests run each of them)
 EXAMPLES = {
-    'parse':    'uri1630 parse --json "ftp://info.cern.ch/pub/www/doc;type=d"',
-    'check':    'uri1630 check "news:12345667123%asdghfh@info.cern.ch"     # 1: a caret under the bad %',
-    'canon':    'uri1630 canon HTTP://info.cern.ch/albert/bertram/marie%2Dclaude',
-    'compare':  'uri1630 compare http://info.cern.ch/a%2Db http://info.cern.ch/a-b',
-    'resolve':  'uri1630 resolve --steps magic://a/b/c//d/e/f ../g',
-    'relative': 'uri1630 relative magic://a/b/c//d/e/f magic://a/b/c//d/g',
-    'extract':  'uri1630 extract mail.txt',
-    'get':      'uri1630 get -o motd file:///etc/motd',
-    'demo':     'uri1630 demo'}
+    "parse": 'uri1630 parse --json "ftp://info.cern.ch/pub/www/doc;type=d"',
+    "check": 'uri1630 check "news:12345667123%asdghfh@info.cern.ch"'
+    "     # 1: a caret under the bad %",
+    "canon": "uri1630 canon HTTP://info.cern.ch/albert/bertram/marie%2Dclaude",
+    "compare": "uri1630 compare http://info.cern.ch/a%2Db http://info.cern.ch/a-b",
+    "resolve": "uri1630 resolve --steps magic://a/b/c//d/e/f ../g",
+    "relative": "uri1630 relative magic://a/b/c//d/e/f magic://a/b/c//d/g",
+    "extract": "uri1630 extract mail.txt",
+    "get": "uri1630 get -o motd file:///etc/motd",
+    "demo": "uri1630 demo",
+}
+
 
 def _epilog() -> str:
     "The examples and the exit statuses, for `uri1630 --help`"
-    ex = '\n'.join(f"  {e}" for e in EXAMPLES.values())
-    st = '\n'.join(f"  {k:>3}  {v}" for k, v in EXIT_STATUS.items())
-    return (f"examples (one per command):\n{ex}\n\nexit status (every command):\n{st}\n\n"
-            "Input is UTF-8 unless --encoding says otherwise (e.g. --encoding latin-1).")
+    ex = "\n".join(f"  {e}" for e in EXAMPLES.values())
+    st = "\n".join(f"  {k:>3}  {v}" for k, v in EXIT_STATUS.items())
+    return (
+        f"examples (one per command):\n{ex}\n\nexit status (every command):\n{st}\n\n"
+        "Input is UTF-8 unless --encoding says otherwise (e.g. --encoding latin-1)."
+    )
 
+# %% ../nbs/30_cli.ipynb #2375bf68
+# `cmd(name, help, **kw)`: the parser of a new subcommand (made by `_parser`)
+_Cmd = Callable[..., argparse.ArgumentParser]
+
+
+def _add_charset(s: argparse.ArgumentParser) -> None:
+    "The `--charset` option of `canon` and `compare`"
+    s.add_argument(
+        "--charset",
+        default="latin-1",
+        type=_encoding,
+        help="how characters beyond ASCII become octets (RFC 1630: latin-1; or utf-8)",
+    )
+
+
+def _add_uri_commands(cmd: _Cmd) -> None:
+    "The subcommands `demo`, `parse`, `check`, `canon` and `compare`"
+    cmd("demo", "show uri1630 on RFC 1630's own examples")
+    s = cmd("parse", "the generic parts and, where known, the scheme's parts")
+    s.add_argument("--json", action="store_true", help="one flat JSON object per URI")
+    s.add_argument("uri", nargs="+")
+    s = cmd("check", "exit 0 if every URI is valid, else 1; show where each invalid one fails")
+    s.add_argument(
+        "--grammar",
+        default="generic",
+        help="generic (default), or another registered grammar, e.g. rfc1630, rfc1738",
+    )
+    s.add_argument("uri", nargs="+")
+    s = cmd(
+        "canon", "the canonical form (or another encoding level) of each URI", aliases=["canonical"]
+    )
+    s.add_argument("--level", choices=list(LEVELS), help="an encoding level (default: canonical)")
+    _add_charset(s)
+    s.add_argument("uri", nargs="+")
+    s = cmd("compare", "exit 0 if A and B are equivalent, 1 if not, with the reasons")
+    _add_charset(s)
+    s.add_argument("a", metavar="A")
+    s.add_argument("b", metavar="B")
+
+# %% ../nbs/30_cli.ipynb #5cb365d7
+def _add_other_commands(cmd: _Cmd) -> None:
+    "The subcommands `resolve`, `relative` and `extract`"
+    s = cmd("resolve", "the absolute form of a partial form in a context")
+    s.add_argument(
+        "--reading",
+        choices=["examples", "literal"],
+        default="examples",
+        help="how to read the slash rule",
+    )
+    s.add_argument("--steps", action="store_true", help="show how the result is reached")
+    s.add_argument("context")
+    s.add_argument("partial", nargs="+")
+    s = cmd("relative", "the partial form of TARGET relative to CONTEXT")
+    s.add_argument("context")
+    s.add_argument("target", nargs="+")
+    s = cmd("extract", "the URLs wrapped as <URL:...> (or <scheme:...>) in free text")
+    s.add_argument(
+        "--hyphen",
+        choices=["keep", "drop"],
+        default="keep",
+        help="a hyphen before a line break: keep it or drop it",
+    )
+    s.add_argument("file", nargs="?", help="a text file, or - for stdin (the default)")
+
+# %% ../nbs/30_cli.ipynb #11f371f8
+def _add_get(cmd: _Cmd) -> None:
+    "The subcommand `get`"
+    s = cmd("get", "retrieve an http, ftp, gopher or file URL by its scheme's access algorithm")
+    s.add_argument(
+        "-o", "--output", metavar="FILE", help="write the object to FILE instead of stdout"
+    )
+    s.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=10.0,
+        help="seconds for each network operation (default 10)",
+    )
+    s.add_argument(
+        "--total-timeout",
+        type=_seconds,
+        default=DEFAULT_TOTAL_TIMEOUT,
+        help="seconds for the whole retrieval: connect, every write and every read "
+        f"(default {DEFAULT_TOTAL_TIMEOUT:g})",
+    )
+    s.add_argument("--redirects", type=int, default=0, help="HTTP redirects to follow (default 0)")
+    s.add_argument("url")
+
+# %% ../nbs/30_cli.ipynb #650bf330
 def _parser() -> argparse.ArgumentParser:
     "The argument parser of `uri1630`"
     from uri1630 import __version__
-    ap = argparse.ArgumentParser(prog='uri1630', formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_epilog(),
-                                 description="RFC 1630 URIs from the shell. Where a command takes URIs, '-' reads them from stdin, one per line.")
-    ap.add_argument('--version', action='version', version=f"uri1630 {__version__}")
-    sub = ap.add_subparsers(dest='cmd', required=True, metavar='COMMAND')
+
+    ap = argparse.ArgumentParser(
+        prog="uri1630",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_epilog(),
+        description="RFC 1630 URIs from the shell. "
+        "Where a command takes URIs, '-' reads them from stdin, one per line.",
+    )
+    ap.add_argument("--version", action="version", version=f"uri1630 {__version__}")
+    sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     enc = argparse.ArgumentParser(add_help=False)
-    enc.add_argument('--encoding', default='utf-8', type=_encoding, help="the character encoding of the input (default utf-8; e.g. latin-1)")
-    def cmd(name:str, help:str, **kw:Any) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=help, parents=[enc], epilog=f"example:\n  {EXAMPLES[name]}",
-                              formatter_class=argparse.RawDescriptionHelpFormatter, **kw)
-    cmd('demo', "show uri1630 on RFC 1630's own examples")
-    s = cmd('parse', "the generic parts and, where known, the scheme's parts")
-    s.add_argument('--json', action='store_true', help="one flat JSON object per URI"); s.add_argument('uri', nargs='+')
-    s = cmd('check', "exit 0 if every URI is valid, else 1; show where each invalid one fails")
-    s.add_argument('--grammar', default='generic', help="generic (default), or another registered grammar, e.g. rfc1630, rfc1738")
-    s.add_argument('uri', nargs='+')
-    s = cmd('canon', "the canonical form (or another encoding level) of each URI", aliases=['canonical'])
-    s.add_argument('--level', choices=list(LEVELS), help="an encoding level (default: canonical)")
-    s.add_argument('--charset', default='latin-1', type=_encoding, help="how characters beyond ASCII become octets (RFC 1630: latin-1; or utf-8)")
-    s.add_argument('uri', nargs='+')
-    s = cmd('compare', "exit 0 if A and B are equivalent, 1 if not, with the reasons")
-    s.add_argument('--charset', default='latin-1', type=_encoding, help="how characters beyond ASCII become octets (RFC 1630: latin-1; or utf-8)")
-    s.add_argument('a', metavar='A'); s.add_argument('b', metavar='B')
-    s = cmd('resolve', "the absolute form of a partial form in a context")
-    s.add_argument('--reading', choices=['examples', 'literal'], default='examples', help="how to read the slash rule")
-    s.add_argument('--steps', action='store_true', help="show how the result is reached")
-    s.add_argument('context'); s.add_argument('partial', nargs='+')
-    s = cmd('relative', "the partial form of TARGET relative to CONTEXT")
-    s.add_argument('context'); s.add_argument('target', nargs='+')
-    s = cmd('extract', "the URLs wrapped as <URL:...> (or <scheme:...>) in free text")
-    s.add_argument('--hyphen', choices=['keep', 'drop'], default='keep', help="a hyphen before a line break: keep it or drop it")
-    s.add_argument('file', nargs='?', help="a text file, or - for stdin (the default)")
-    s = cmd('get', "retrieve an http, ftp, gopher or file URL by its scheme's access algorithm")
-    s.add_argument('-o', '--output', metavar='FILE', help="write the object to FILE instead of stdout")
-    s.add_argument('--timeout', type=_seconds, default=10.0, help="seconds for each network operation (default 10)")
-    s.add_argument('--total-timeout', type=_seconds, default=DEFAULT_TOTAL_TIMEOUT,
-                   help=f"seconds for the whole retrieval: connect, every write and every read (default {DEFAULT_TOTAL_TIMEOUT:g})")
-    s.add_argument('--redirects', type=int, default=0, help="HTTP redirects to follow (default 0)")
-    s.add_argument('url')
+    enc.add_argument(
+        "--encoding",
+        default="utf-8",
+        type=_encoding,
+        help="the character encoding of the input (default utf-8; e.g. latin-1)",
+    )
+
+    def cmd(name: str, help: str, **kw: Any) -> argparse.ArgumentParser:
+        return sub.add_parser(
+            name,
+            help=help,
+            parents=[enc],
+            epilog=f"example:\n  {EXAMPLES[name]}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            **kw,
+        )
+
+    _add_uri_commands(cmd)
+    _add_other_commands(cmd)
+    _add_get(cmd)
     return ap
 
+# %% ../nbs/30_cli.ipynb #b41a237e
 _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int]] = {
-    'parse': _cmd_parse, 'check': _cmd_check, 'canon': _cmd_canon, 'canonical': _cmd_canon, 'compare': _cmd_compare,
-    'resolve': _cmd_resolve, 'relative': _cmd_relative, 'extract': _cmd_extract, 'get': _cmd_get}
+    "parse": _cmd_parse,
+    "check": _cmd_check,
+    "canon": _cmd_canon,
+    "canonical": _cmd_canon,
+    "compare": _cmd_compare,
+    "resolve": _cmd_resolve,
+    "relative": _cmd_relative,
+    "extract": _cmd_extract,
+    "get": _cmd_get,
+}
 
 # %% ../nbs/30_cli.ipynb #47a16c7a
-def _std(stream:Any, mode:str, encoding:str='utf-8') -> Any:
+def _std(stream: Any, mode: str, encoding: str = "utf-8") -> Any:
     "A text stream in `encoding` over the binary buffer of `stream` (as is, if it has none)"
-    b = getattr(stream, 'buffer', None)
-    if b is None: return stream
-    enc = 'utf-8-sig' if mode == 'r' and encoding.replace('_', '-').lower() in ('utf-8', 'utf8') else encoding if mode == 'r' else 'utf-8'
-    # lines end at '\n' only (a stray '\r' inside a line stays in it; '\r\n' is stripped by `_lines`)
-    return io.TextIOWrapper(b, encoding=enc, errors='surrogateescape', newline='\n', write_through=False)
+    b = getattr(stream, "buffer", None)
+    if b is None:
+        return stream
+    utf8 = encoding.replace("_", "-").lower() in ("utf-8", "utf8")
+    enc = ("utf-8-sig" if utf8 else encoding) if mode == "r" else "utf-8"
+    # lines end at '\n' only (a stray '\r' inside a line stays in it; `_lines` strips '\r\n')
+    return io.TextIOWrapper(
+        b, encoding=enc, errors="surrogateescape", newline="\n", write_through=False
+    )
 
+# %% ../nbs/30_cli.ipynb #bb6606a4
 class _Sink(io.StringIO):
     "Where error text goes when there is no stderr (`2>&-`): nowhere, and never into stdout"
 
+
 def _quiet_stdout() -> None:
-    "Point file descriptor 1 at /dev/null, so that the interpreter's own flush at exit cannot fail again"
+    "Point file descriptor 1 at /dev/null, so that the interpreter's own flush at exit cannot fail"
+    # (it would fail again)
     with contextlib.suppress(OSError, ValueError, AttributeError):
-        fd = os.open(os.devnull, os.O_WRONLY); os.dup2(fd, sys.__stdout__.fileno()); os.close(fd)   # type: ignore[union-attr]
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.__stdout__.fileno())  # type: ignore[union-attr]
+        os.close(fd)
 
-def _arguments(argv:Optional[list[str]], stdout:Optional[TextIO], err:TextIO) -> Union[argparse.Namespace, int]:
-    "The parsed arguments, or the exit status when argparse has already answered (`--help`, `--version`: 0) or refused (2)"
-    try:
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(stdout or sys.stdout or _Sink()): return _parser().parse_args(argv)
-    except SystemExit as e:
-        if e.code == 0: return _flushed(stdout or sys.stdout, err, OK)
-        return e.code if isinstance(e.code, int) else BAD
 
-def main(argv:Optional[list[str]]=None, # the arguments (default: `sys.argv[1:]`)
-         stdin:Optional[TextIO]=None, stdout:Optional[TextIO]=None, stderr:Optional[TextIO]=None, # streams (default: the process's)
-        ) -> int:
-    "Run the `uri1630` command line; returns the exit status (`EXIT_STATUS`: 0 yes/ok, 1 no, 2 bad input or usage, 130 Ctrl-C, 141 broken pipe)"
-    err: TextIO = stderr or sys.stderr or _Sink()
-    a = _arguments(argv, stdout, err)
-    if isinstance(a, int): return a                                       # --help, --version, or a usage error
-    if stdout is None and sys.stdout is None:
-        print(_label(a.cmd) + "cannot write the output: stdout is closed", file=err); return NO
-    inp = stdin or (_std(sys.stdin, 'r', a.encoding) if sys.stdin is not None else io.StringIO())   # `<&-`: no input
-    out = stdout or _std(sys.stdout, 'w')
-    try:
-        if a.cmd == 'demo': demo(out); rc = OK
-        else: rc = _COMMANDS[a.cmd](a, inp, out, err)
-        return _flushed(out, err, rc, a.cmd)
-    except _Usage as e: print(_label(a.cmd) + str(e), file=err); return _flushed(out, err, BAD, a.cmd)
-    except BrokenPipeError: _quiet_stdout(); return 141
-    except KeyboardInterrupt: return _flushed(out, err, 130, a.cmd)
-    except (UnicodeError, LookupError) as e: return _codec_failed(e, out, err, a.cmd, a.encoding)   # a codec that cannot read the input or write the output
-    except OSError as e: return _write_failed(e, err, a.cmd)
-    finally: _release(inp, stdin, out, stdout)
-
-def _codec_failed(e:Exception, out:Any, err:TextIO, cmd:str, encoding:str) -> int:
-    "One line on stderr for input the `--encoding` cannot decode (or output that cannot be encoded): status 2"
-    if isinstance(e, UnicodeDecodeError): why = f"the input is not {encoding} text: {e.reason} at octet {e.start} of a block"
-    elif isinstance(e, UnicodeEncodeError): why = f"the output cannot be encoded as {e.encoding}: {e.reason}"
-    else: why = f"the {encoding} codec cannot read the input: {e}"
-    with contextlib.suppress(Exception): print(_label(cmd) + ' '.join(why.split()), file=err)
-    with contextlib.suppress(Exception): _flushed(out, err, BAD, cmd)
-    return BAD
-
-def _write_failed(e:OSError, err:TextIO, cmd:str) -> int:
+def _write_failed(e: OSError, err: TextIO, cmd: str) -> int:
     "One line on stderr for output that could not be written (a full disk): status 1"
     _quiet_stdout()
-    with contextlib.suppress(Exception): print(_label(cmd) + f"cannot write the output: {e.strerror or e}", file=err)
+    with contextlib.suppress(Exception):
+        print(_label(cmd) + f"cannot write the output: {e.strerror or e}", file=err)
     return NO
 
-def _flushed(out:Any, err:TextIO, rc:int, cmd:str='') -> int:
-    "Flush `out`, then return `rc`; 141 if the reader went away, 1 (with one line on stderr) if the write failed"
+
+def _flushed(out: Any, err: TextIO, rc: int, cmd: str = "") -> int:
+    "Flush `out`, then return `rc`; 141 if the reader went away, 1 if the write failed"
+    # a failed write also gives one line on stderr
     try:
-        if out is not None: out.flush()
-    except BrokenPipeError: _quiet_stdout(); return 141
-    except KeyboardInterrupt: return 130
-    except OSError as e: return _write_failed(e, err, cmd)
+        if out is not None:
+            out.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 141
+    except KeyboardInterrupt:
+        return 130
+    except OSError as e:
+        return _write_failed(e, err, cmd)
     return rc
 
-def _release(inp:Any, stdin:Any, out:Any, stdout:Any) -> None:
+# %% ../nbs/30_cli.ipynb #d8faa57e
+def _codec_failed(e: Exception, out: Any, err: TextIO, cmd: str, encoding: str) -> int:
+    "One line on stderr for input the `--encoding` cannot decode (or output it cannot encode): 2"
+    if isinstance(e, UnicodeDecodeError):
+        why = f"the input is not {encoding} text: {e.reason} at octet {e.start} of a block"
+    elif isinstance(e, UnicodeEncodeError):
+        why = f"the output cannot be encoded as {e.encoding}: {e.reason}"
+    else:
+        why = f"the {encoding} codec cannot read the input: {e}"
+    with contextlib.suppress(Exception):
+        print(_label(cmd) + " ".join(why.split()), file=err)
+    with contextlib.suppress(Exception):
+        _flushed(out, err, BAD, cmd)
+    return BAD
+
+# %% ../nbs/30_cli.ipynb #1f5fb7aa
+def _release(inp: Any, stdin: Any, out: Any, stdout: Any) -> None:
     "Detach the wrappers `main` made, so that closing them leaves sys.stdin/stdout open"
     for made, given in ((inp, stdin), (out, stdout)):
-        if given is None and isinstance(made, io.TextIOWrapper) and made not in (sys.stdin, sys.stdout):
-            with contextlib.suppress(ValueError, OSError): made.detach()
+        if (
+            given is None
+            and isinstance(made, io.TextIOWrapper)
+            and made not in (sys.stdin, sys.stdout)
+        ):
+            with contextlib.suppress(ValueError, OSError):
+                made.detach()
+
+# %% ../nbs/30_cli.ipynb #728c87e2
+def _arguments(
+    argv: Optional[list[str]], stdout: Optional[TextIO], err: TextIO
+) -> Union[argparse.Namespace, int]:
+    "The parsed arguments, or the exit status when argparse has already answered or refused"
+    # `--help`, `--version`: 0; refused: 2
+    try:
+        with (
+            contextlib.redirect_stderr(err),
+            contextlib.redirect_stdout(stdout or sys.stdout or _Sink()),
+        ):
+            return _parser().parse_args(argv)
+    except SystemExit as e:
+        if e.code == 0:
+            return _flushed(stdout or sys.stdout, err, OK)
+        return e.code if isinstance(e.code, int) else BAD
+
+# %% ../nbs/30_cli.ipynb #af0f1d65
+def main(
+    argv: Optional[list[str]] = None,  # the arguments (default: `sys.argv[1:]`)
+    stdin: Optional[TextIO] = None,  # the input stream (default: the process's)
+    stdout: Optional[TextIO] = None,  # the output stream (default: the process's)
+    stderr: Optional[TextIO] = None,  # the error stream (default: the process's)
+) -> int:
+    "Run the `uri1630` command line; returns the exit status (`EXIT_STATUS`)"
+    # 0 yes/ok, 1 no, 2 bad input or usage, 130 Ctrl-C, 141 broken pipe
+    err: TextIO = stderr or sys.stderr or _Sink()
+    a = _arguments(argv, stdout, err)
+    if isinstance(a, int):  # --help, --version, or a usage error
+        return a
+    if stdout is None and sys.stdout is None:
+        print(_label(a.cmd) + "cannot write the output: stdout is closed", file=err)
+        return NO
+    # `<&-`: no input
+    inp = stdin or (_std(sys.stdin, "r", a.encoding) if sys.stdin is not None else io.StringIO())
+    out = stdout or _std(sys.stdout, "w")
+    try:
+        if a.cmd == "demo":
+            demo(out)
+            rc = OK
+        else:
+            rc = _COMMANDS[a.cmd](a, inp, out, err)
+        return _flushed(out, err, rc, a.cmd)
+    except _Usage as e:
+        print(_label(a.cmd) + str(e), file=err)
+        return _flushed(out, err, BAD, a.cmd)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 141
+    except KeyboardInterrupt:
+        return _flushed(out, err, 130, a.cmd)
+    # a codec that cannot read the input or write the output
+    except (UnicodeError, LookupError) as e:
+        return _codec_failed(e, out, err, a.cmd, a.encoding)
+    except OSError as e:
+        return _write_failed(e, err, a.cmd)
+    finally:
+        _release(inp, stdin, out, stdout)

@@ -16,90 +16,121 @@ from .catalog import KNOWN_SCHEMES
 # RFC 1738 appendix: a URL in free text is wrapped as  "<" "URL:" url ">"
 class Found(NamedTuple):
     "A URL found in free text by `find_urls`"
-    url: str                     # the URL, whitespace removed, wrapper and prefix not included
-    start: int                   # index of the wrapper's `<` in the text
-    end: int                     # index just after the wrapper's `>`
-    prefixed: bool               # True for `<URL:…>`, False for a bare `<scheme:…>`
+
+    url: str  # the URL, whitespace removed, wrapper and prefix not included
+    start: int  # index of the wrapper's `<` in the text
+    end: int  # index just after the wrapper's `>`
+    prefixed: bool  # True for `<URL:…>`, False for a bare `<scheme:…>`
     hyphen_breaks: Tuple[int, ...] = ()  # text indices of hyphens followed by a line break
 
 # %% ../nbs/31_urls_in_context.ipynb #347a0214
 # RFC 1738 appendix: whitespace is ignored; a line break right after "-" makes the hyphen doubtful
-_HYPHEN_BREAK = re.compile(r'-[ \t]*(?:\r\n|\r|\n)')
+_HYPHEN_BREAK = re.compile(r"-[ \t]*(?:\r\n|\r|\n)")
 
-def _unwrap(body:str, offset:int, hyphen:str) -> Tuple[str, Tuple[int, ...]]:
-    "`body` without whitespace (and, if `hyphen=='drop'`, without hyphens at line breaks), and those hyphens' positions"
-    breaks = tuple(m.start() for m in _HYPHEN_BREAK.finditer(body)) if '-' in body else ()
-    if breaks and hyphen == 'drop':
+
+def _unwrap(body: str, offset: int, hyphen: str) -> Tuple[str, Tuple[int, ...]]:
+    "`body` without whitespace, and the positions of its hyphens at line breaks"
+    # if `hyphen=='drop'`, those hyphens are dropped too
+    breaks = tuple(m.start() for m in _HYPHEN_BREAK.finditer(body)) if "-" in body else ()
+    if breaks and hyphen == "drop":
         cut = set(breaks)
-        body = ''.join(c for i, c in enumerate(body) if i not in cut)
-    return ''.join(body.split()), tuple(offset + b for b in breaks)
+        body = "".join(c for i, c in enumerate(body) if i not in cut)
+    return "".join(body.split()), tuple(offset + b for b in breaks)
 
 # %% ../nbs/31_urls_in_context.ipynb #3b7c7b5f
 # RFC 1738 §2.1: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]  (case-insensitive)
 _URL_LIKE = re.compile(f"{_cls(ALPHA)}{_cls(RFC1738_SCHEME)}*:[!#-;=?-~]+")
-_all_ = ['KNOWN_SCHEMES']   # the schemes the two RFCs name: one record each (`uri1630.catalog`)
+_all_ = ["KNOWN_SCHEMES"]  # the schemes the two RFCs name: one record each (`uri1630.catalog`)
 
-def _is_url(url:str, prefixed:bool, bare:bool, grammar:Optional[str]) -> bool:
+
+def _is_url(url: str, prefixed: bool, bare: bool, grammar: Optional[str]) -> bool:
     "Is `url` (whitespace removed) taken as a URL?"
-    if not _URL_LIKE.fullmatch(url): return False
-    if not prefixed and not (bare and url.split(':', 1)[0].lower() in KNOWN_SCHEMES): return False
+    if not _URL_LIKE.fullmatch(url):
+        return False
+    if not prefixed and not (bare and url.split(":", 1)[0].lower() in KNOWN_SCHEMES):
+        return False
     return grammar is None or is_valid(url, grammar)
 
 # %% ../nbs/31_urls_in_context.ipynb #bf30e1b5
 # RFC 1738 appendix: "<" "URL:" [whitespace] url ">"  (and RFC 1630's bare "<" url ">")
-def find_urls(text:str,              # free text: mail, news, a printed page
-              hyphen:str="keep",     # "keep" or "drop" a hyphen followed by a line break
-              bare:bool=True,        # also accept RFC 1630's `<scheme:…>` without the `URL:` prefix
-              grammar:Optional[str]=None, # if given, a URL must also be valid in this grammar
-             ) -> List[Found]:
+def find_urls(
+    text: str,  # free text: mail, news, a printed page
+    hyphen: str = "keep",  # "keep" or "drop" a hyphen followed by a line break
+    bare: bool = True,  # also accept RFC 1630's `<scheme:…>` without the `URL:` prefix
+    grammar: Optional[str] = None,  # if given, a URL must also be valid in this grammar
+) -> List[Found]:
     "Every wrapped URL in `text`, in order, as `Found` records (linear time)"
     text = _need_str(text)
-    if type(hyphen) is not str: hyphen = _need_str(hyphen, 'hyphen')
-    if hyphen not in ('keep', 'drop'): raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")
-    if grammar is not None: grammar = _need_str(grammar, 'grammar')
+    if type(hyphen) is not str:
+        hyphen = _need_str(hyphen, "hyphen")
+    if hyphen not in ("keep", "drop"):
+        raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")
+    if grammar is not None:
+        grammar = _need_str(grammar, "grammar")
     out, i, gt = [], 0, -1
-    while (lt := text.find('<', i)) >= 0:
-        if gt < lt and (gt := text.find('>', lt)) < 0: break      # no '>' left: no wrapper can close
-        if (nxt := text.find('<', lt + 1, gt)) >= 0: i = nxt; continue
-        prefixed = text[lt + 1:lt + 5].upper() == 'URL:'
+    while (lt := text.find("<", i)) >= 0:
+        # no '>' left: no wrapper can close
+        if gt < lt and (gt := text.find(">", lt)) < 0:
+            break
+        if (nxt := text.find("<", lt + 1, gt)) >= 0:
+            i = nxt
+            continue
+        prefixed = text[lt + 1 : lt + 5].upper() == "URL:"
         start = lt + 5 if prefixed else lt + 1
         url, breaks = _unwrap(text[start:gt], start, hyphen)
-        if _is_url(url, prefixed, bare, grammar): out.append(Found(url, lt, gt + 1, prefixed, breaks))
+        if _is_url(url, prefixed, bare, grammar):
+            out.append(Found(url, lt, gt + 1, prefixed, breaks))
         i = gt + 1
     return out
 
-def extract(text:str,              # free text: mail, news, a printed page
-            hyphen:str="keep",     # "keep" or "drop" a hyphen followed by a line break
-            bare:bool=True,        # also accept RFC 1630's `<scheme:…>` without the `URL:` prefix
-            grammar:Optional[str]=None, # if given, a URL must also be valid in this grammar
-           ) -> List[str]:
-    "The URLs wrapped in `text` (`<URL:…>`, and bare `<scheme:…>` if `bare`), whitespace removed, in order"
+# %% ../nbs/31_urls_in_context.ipynb #54cd3f03
+def extract(
+    text: str,  # free text: mail, news, a printed page
+    hyphen: str = "keep",  # "keep" or "drop" a hyphen followed by a line break
+    bare: bool = True,  # also accept RFC 1630's `<scheme:…>` without the `URL:` prefix
+    grammar: Optional[str] = None,  # if given, a URL must also be valid in this grammar
+) -> List[str]:
+    "The URLs wrapped in `text`, in order, whitespace removed (`<URL:…>`; `<scheme:…>` if `bare`)"
     return [f.url for f in find_urls(text, hyphen, bare, grammar)]
 
 # %% ../nbs/31_urls_in_context.ipynb #969bf45f
-# RFC 1738 appendix: a wrapper holds no "<"; text before the last "<" that no ">" follows can never be in one
-def extract_stream(chunks:Iterable[str],        # the text in pieces, as read (e.g. `iter(lambda: f.read(65536), '')`)
-                   hyphen:str="keep",           # "keep" or "drop" a hyphen followed by a line break
-                   bare:bool=True,              # also accept RFC 1630's `<scheme:…>` without the `URL:` prefix
-                   grammar:Optional[str]=None,  # if given, a URL must also be valid in this grammar
-                  ) -> Iterator[str]:
-    "The URLs `extract` finds in the concatenated `chunks`, yielded as each wrapper closes: every character is scanned once"
-    if type(hyphen) is not str: hyphen = _need_str(hyphen, 'hyphen')
-    if hyphen not in ('keep', 'drop'): raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")   # checked now, not when iterated
-    if grammar is not None: grammar = _need_str(grammar, 'grammar')
+# RFC 1738 appendix: a wrapper holds no "<"; text before the last "<" that no ">" follows can
+# never be in one
+def extract_stream(
+    chunks: Iterable[str],  # the text in pieces, as read (e.g. `iter(lambda: f.read(65536), '')`)
+    hyphen: str = "keep",  # "keep" or "drop" a hyphen followed by a line break
+    bare: bool = True,  # also accept RFC 1630's `<scheme:…>` without the `URL:` prefix
+    grammar: Optional[str] = None,  # if given, a URL must also be valid in this grammar
+) -> Iterator[str]:
+    "The URLs `extract` finds in the concatenated `chunks`, as each wrapper closes: scanned once"
+    if type(hyphen) is not str:
+        hyphen = _need_str(hyphen, "hyphen")
+    # checked now, not when iterated
+    if hyphen not in ("keep", "drop"):
+        raise ValueError(f"hyphen must be 'keep' or 'drop', not {hyphen!r}")
+    if grammar is not None:
+        grammar = _need_str(grammar, "grammar")
     return _stream_urls(iter(chunks), hyphen, bare, grammar)
 
-def _stream_urls(chunks:Iterator[str], hyphen:str, bare:bool, grammar:Optional[str]) -> Iterator[str]:
+
+def _stream_urls(
+    chunks: Iterator[str], hyphen: str, bare: bool, grammar: Optional[str]
+) -> Iterator[str]:
     "The generator behind `extract_stream`"
-    pending: List[str] = []               # the unclosed wrapper so far: from its '<', no '>' in it (never rescanned while it grows)
+    # the unclosed wrapper so far: from its '<', no '>' in it (never rescanned while it grows)
+    pending: List[str] = []
     for chunk in chunks:
-        chunk = _need_str(chunk, 'chunk')
-        gt = chunk.rfind('>')
+        chunk = _need_str(chunk, "chunk")
+        gt = chunk.rfind(">")
         if gt < 0:
-            lt = chunk.rfind('<')
-            if lt >= 0: pending = [chunk[lt:]]        # a later '<' starts afresh: what came before can close no wrapper
-            elif pending: pending.append(chunk)
+            lt = chunk.rfind("<")
+            # a later '<' starts afresh: what came before can close no wrapper
+            if lt >= 0:
+                pending = [chunk[lt:]]
+            elif pending:
+                pending.append(chunk)
             continue
-        yield from extract(''.join(pending) + chunk[:gt + 1], hyphen, bare, grammar)
-        rest = chunk[gt + 1:]; lt = rest.rfind('<')
+        yield from extract("".join(pending) + chunk[: gt + 1], hyphen, bare, grammar)
+        rest = chunk[gt + 1 :]
+        lt = rest.rfind("<")
         pending = [rest[lt:]] if lt >= 0 else []

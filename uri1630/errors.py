@@ -8,108 +8,181 @@ __all__ = ['URIError', 'URISyntaxError', 'URIEncodingError']
 # %% ../nbs/00_errors.ipynb #debae04d
 from typing import Any, Callable, Optional, Tuple
 
+# %% ../nbs/00_errors.ipynb #6ac00bab
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
-def _login_split(t:str, i:int, j:int) -> Tuple[int, int]:
-    "`(at, colon)` of the login `t[i:j]`: the last '@' (-1: none) ends user and password, the first ':' before it (-1: none) starts the password"
-    at = t.rfind('@', i, j)                  # the last '@' ends the login: an earlier one is an unencoded '@' in the user or password
-    return at, (t.find(':', i, at) if at >= 0 else -1)
+def _login_split(t: str, i: int, j: int) -> Tuple[int, int]:
+    "`(at, colon)` of the login `t[i:j]`: the last '@' ends the password, the first ':' starts it"
+    # the first ':' before the last '@'; -1 where there is none
+    # the last '@' ends the login: an earlier one is an unencoded '@' in the user or password
+    at = t.rfind("@", i, j)
+    return at, (t.find(":", i, at) if at >= 0 else -1)
 
-def _password_spans(text:str) -> list[Tuple[int, int]]:
-    "The `(start, end)` of the password of every `//user:password@` login in `text`, split as `parse_login` splits one (the login read to the first '/')"
+
+def _password_spans(text: str) -> list[Tuple[int, int]]:
+    "The `(start, end)` of the password of every `//user:password@` login in `text`"
+    # split as `parse_login` splits one (the login read to the first '/')
     out: list[Tuple[int, int]] = []
-    k = text.find('//')
+    k = text.find("//")
     while k >= 0:
         i = k + 2
-        j = text.find('/', i)
+        j = text.find("/", i)
         j = len(text) if j < 0 else j
         at, c = _login_split(text, i, j)
-        if c >= 0 and c + 1 < at: out.append((c + 1, at))
-        k = text.find('//', j)
+        if c >= 0 and c + 1 < at:
+            out.append((c + 1, at))
+        k = text.find("//", j)
     return out
 
-def _hide_password(text:str, position:int) -> Tuple[str, int]:
-    "`text` with the password of each `//user:password@` login shown as `***` (RFC 1738 §6), and `position` moved to match"
-    if not isinstance(text, str) or '@' not in text: return text, position   # no '@', no login: nothing to hide
+# %% ../nbs/00_errors.ipynb #b994dc8e
+def _hide_password(text: str, position: int) -> Tuple[str, int]:
+    "`text` with the password of each `//user:password@` login as `***`, `position` moved to match"
+    # RFC 1738 §6
+    # no '@', no login: nothing to hide
+    if not isinstance(text, str) or "@" not in text:
+        return text, position
     out, last, moved = [], 0, position
-    for a, b in _password_spans(text):       # in text order: one pass, one join (linear however many logins)
-        out += [text[last:a], '***']; last = b
-        moved = moved if position < a else moved - (position - a) if position < b else moved + 3 - (b - a)
-    return ''.join(out) + text[last:], moved
+    # in text order: one pass, one join (linear however many logins)
+    for a, b in _password_spans(text):
+        out += [text[last:a], "***"]
+        last = b
+        moved = (
+            moved
+            if position < a
+            else moved - (position - a)
+            if position < b
+            else moved + 3 - (b - a)
+        )
+    return "".join(out) + text[last:], moved
 
-def _masked(text:str) -> str:
+
+def _masked(text: str) -> str:
     "`text` with every password of a `//user:password@` login shown as `***`"
     return _hide_password(text, 0)[0]
 
+# %% ../nbs/00_errors.ipynb #a3c8bf77
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
-def _bounded(digits:Any,  # the digits as written or received (`str` or `bytes`; leading zeros allowed)
-             most:int,    # the largest value the field can hold
-             base:int=10, # 10, or 16 (an HTTP chunk size)
-            ) -> Optional[int]:
-    "The value of `digits` if they are ASCII digits of `base` naming at most `most`, else `None`: `int()` never reads more digits than `most` has"
-    s = digits if type(digits) is str else digits.decode('latin-1') if isinstance(digits, (bytes, bytearray)) else None
-    if not s: return None
+
+def _bounded(
+    digits: Any,  # the digits as written or received (`str` or `bytes`; leading zeros allowed)
+    most: int,  # the largest value the field can hold
+    base: int = 10,  # 10, or 16 (an HTTP chunk size)
+) -> Optional[int]:
+    "The value of `digits` if they are ASCII digits of `base` naming at most `most`, else `None`"
+    # `int()` never reads more digits than `most` has
+    s = (
+        digits
+        if type(digits) is str
+        else digits.decode("latin-1")
+        if isinstance(digits, (bytes, bytearray))
+        else None
+    )
+    if not s:
+        return None
     w = (_WIDTHS if base == 10 else _HEX_WIDTHS).get(most) or _width(most, base)
-    if len(s) > w: s = s.lstrip('0') or '0'                   # leading zeros are digits too; only the rest counts
-    if len(s) > w or not (s.isdigit() and s.isascii() if base == 10 else _HEX_DIGITS.issuperset(s)): return None
-    n = int(s, base)                         # at most as many digits as `most`: never near Python's 4,300-digit limit
+    # leading zeros are digits too; only the rest counts
+    if len(s) > w:
+        s = s.lstrip("0") or "0"
+    if len(s) > w or not (s.isdigit() and s.isascii() if base == 10 else _HEX_DIGITS.issuperset(s)):
+        return None
+    # at most as many digits as `most`: never near Python's 4,300-digit limit
+    n = int(s, base)
     return n if n <= most else None
 
-_WIDTHS: dict[int, int] = {}; _HEX_WIDTHS: dict[int, int] = {}   # most -> how many digits it has (decimal; hexadecimal)
 
-def _width(most:int, base:int) -> int:
+# most -> how many digits it has (decimal; hexadecimal)
+_WIDTHS: dict[int, int] = {}
+_HEX_WIDTHS: dict[int, int] = {}
+
+
+def _width(most: int, base: int) -> int:
     "How many digits `most` has in `base` (10 or 16), remembered"
     w = len(f"{most:x}" if base == 16 else str(most))
     (_WIDTHS if base == 10 else _HEX_WIDTHS)[most] = w
     return w
 
+# %% ../nbs/00_errors.ipynb #80a8cabb
+def _description(
+    message: str, text: Optional[str], position: Optional[int], rule: Optional[str]
+) -> str:
+    "What a `URIError` says: the message, position, rule and the text around it, passwords masked"
+    # a message may quote a URL too
+    s = _masked(message) if "@" in message else message
+    if position is not None:
+        s += f" at position {position}"
+    if rule is not None:
+        s += f" (rule {rule!r})"
+    if text is not None and position is not None:
+        text, pos = _hide_password(text, position)
+        lo = max(0, pos - 30)
+        s += f": {text[lo : pos + 30]!r}"
+    return s
+
+# %% ../nbs/00_errors.ipynb #8cfafdd4
 class URIError(ValueError):
     "Root of every error uri1630 raises for bad input: `message`, `text`, `position` and `rule`"
-    def __init__(self,
-                 message:str,       # what went wrong, in words
-                 text:Optional[str]=None,     # the text that was being read, if any
-                 position:Optional[int]=None, # 0-based index of the first offending character, if one applies
-                 rule:Optional[str]=None):    # the grammar production or RFC rule that failed, if one applies
-        self.message,self.text,self.position,self.rule = message,text,position,rule
+
+    def __init__(
+        self,
+        message: str,  # what went wrong, in words
+        text: Optional[str] = None,  # the text that was being read, if any
+        position: Optional[int] = None,  # 0-based index of the first bad character, if one applies
+        rule: Optional[
+            str
+        ] = None,  # the grammar production or RFC rule that failed, if one applies
+    ):
+        self.message, self.text, self.position, self.rule = message, text, position, rule
         super().__init__(message)
 
-    # the description (position, rule, the text around it, a password masked) is written when the error is shown,
-    # not when it is raised: code that catches and moves on (`is_valid`, a filter over a million URLs) pays nothing for it
-    def __str__(self) -> str: return self._describe()
-    def __repr__(self) -> str: return f"{type(self).__name__}({self._describe()!r})"
+    # the description (position, rule, the text around it, a password masked) is written when the
+    # error is shown, not when it is raised: code that catches and moves on (`is_valid`, a filter
+    # over a million URLs) pays nothing for it
+    def __str__(self) -> str:
+        return self._describe()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._describe()!r})"
 
     def _describe(self) -> str:
-        s = _masked(self.message) if '@' in self.message else self.message   # a message may quote a URL too
-        if self.position is not None: s += f" at position {self.position}"
-        if self.rule is not None: s += f" (rule {self.rule!r})"
-        if self.text is not None and self.position is not None:
-            text, pos = _hide_password(self.text, self.position)
-            lo = max(0, pos-30)
-            s += f": {text[lo:pos+30]!r}"
-        return s
+        return _description(self.message, self.text, self.position, self.rule)
 
-    def __reduce__(self) -> tuple[Any, ...]: return (_rebuild, (type(self), self.message, self.text, self.position, self.rule))
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.message, self.text, self.position, self.rule))
 
-def _rebuild(cls:type[URIError], message:str, text:Optional[str], position:Optional[int], rule:Optional[str]) -> URIError: return cls(message, text, position, rule)
+
+def _rebuild(
+    cls: type[URIError],
+    message: str,
+    text: Optional[str],
+    position: Optional[int],
+    rule: Optional[str],
+) -> URIError:
+    return cls(message, text, position, rule)
 
 # %% ../nbs/00_errors.ipynb #70b40d0b
 class URISyntaxError(URIError):
     "The text does not match a production of the grammar (or a syntactic rule of the RFC prose)"
 
+
 class URIEncodingError(URIError):
-    "A character cannot be represented in the chosen character encoding, or decoded bytes are not valid in it"
+    "A character cannot be represented in the chosen encoding, or decoded bytes are not valid in it"
 
 # %% ../nbs/00_errors.ipynb #25059b52
-def _need_str(text:Any, name:str='text') -> str:
-    "`text` as the exact `str` it holds (a `str` subclass is read as its `str`, never through its own methods); `TypeError` for anything else"
-    if type(text) is str: return text
+def _need_str(text: Any, name: str = "text") -> str:
+    "`text` as the exact `str` it holds; `TypeError` for anything else"
+    # a `str` subclass is read as its `str`, never through its own methods
+    if type(text) is str:
+        return text
     if not isinstance(text, str):
         raise TypeError(f"{name} must be str, not {type(text).__name__}")
     return str.__str__(text)
 
 # %% ../nbs/00_errors.ipynb #9cdbb14f
-def error_at(f:Callable[..., object], *a:Any, **k:Any) -> tuple[Optional[int], Optional[str]]:
-    "The `(position, rule)` of the `URISyntaxError` that `f(*a, **k)` raises; `AssertionError` if it raises none"
-    try: f(*a, **k)
-    except URISyntaxError as e: return (e.position, e.rule)
+def error_at(f: Callable[..., object], *a: Any, **k: Any) -> tuple[Optional[int], Optional[str]]:
+    "The `(position, rule)` of the `URISyntaxError` that `f(*a, **k)` raises"
+    # `AssertionError` if it raises none
+    try:
+        f(*a, **k)
+    except URISyntaxError as e:
+        return (e.position, e.rule)
     raise AssertionError(f"no URISyntaxError from {getattr(f, '__name__', f)}{a}")

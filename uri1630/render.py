@@ -17,213 +17,380 @@ from urllib.parse import urljoin, uses_relative, uses_netloc
 from .syntax import parse
 from .partial import resolve_steps, slash_runs, PARTIAL_EXAMPLES, PARTIAL_CONTEXTS
 from dataclasses import fields, is_dataclass
-import uri1630                                  # registers every scheme and grammar
+import uri1630  # registers every scheme and grammar
 from .grammar import validate
 from .schemes import parse_url
 
 # %% ../nbs/24b_render.ipynb #06ff04e5
-COLOURS = MappingProxyType({'alnum': '#1b5e20', 'safe': '#0d47a1', 'extra': '#6a1b9a', 'reserved': '#b71c1c',
-           'escape': '#e65100', 'unsafe': '#000000'})   # read-only, like every public table of the package
-BACKGROUNDS = MappingProxyType({'unsafe': '#ffcdd2'})
+# read-only, like every public table of the package
+COLOURS = MappingProxyType(
+    {
+        "alnum": "#1b5e20",
+        "safe": "#0d47a1",
+        "extra": "#6a1b9a",
+        "reserved": "#b71c1c",
+        "escape": "#e65100",
+        "unsafe": "#000000",
+    }
+)
+BACKGROUNDS = MappingProxyType({"unsafe": "#ffcdd2"})
 
-# the look of each class, said once per rendering (a <style> block), not once per character: the HTML stays in proportion
-_CSS = ('<style>' + ''.join(f".u1630-{k}{{color:{c};" + (f"background:{BACKGROUNDS[k]};" if k in BACKGROUNDS else '') + '}'
-                            for k, c in COLOURS.items()) + '.u1630-changed{text-decoration:underline;font-weight:bold}</style>')
-_MAX_ROWS = 32   # rows of the table of changes; the rest are counted
+# the look of each class, said once per rendering (a <style> block), not once per character:
+# the HTML stays in proportion
+_CSS = (
+    "<style>"
+    + "".join(
+        f".u1630-{k}{{color:{c};"
+        + (f"background:{BACKGROUNDS[k]};" if k in BACKGROUNDS else "")
+        + "}"
+        for k, c in COLOURS.items()
+    )
+    + ".u1630-changed{text-decoration:underline;font-weight:bold}</style>"
+)
+_MAX_ROWS = 32  # rows of the table of changes; the rest are counted
 
-def _unit(text:str, kind:str, changed:bool, title:str='') -> str:
+# %% ../nbs/24b_render.ipynb #5a373324
+def _unit(text: str, kind: str, changed: bool, title: str = "") -> str:
     cls = f"u1630-{kind} u1630-changed" if changed else f"u1630-{kind}"
-    return f'<span class="{cls}"' + (f' title="{html.escape(title)}"' if title else '') + f'>{html.escape(text)}</span>'
+    return (
+        f'<span class="{cls}"'
+        + (f' title="{html.escape(title)}"' if title else "")
+        + f">{html.escape(text)}</span>"
+    )
 
-def _runs(units:Any) -> str:
-    "`(text, kind, changed)` units as spans, one span for each run of neighbours of the same kind and state"
-    out: list[str] = []; run: list[str] = []; key: Any = None
+
+def _runs(units: Any) -> str:
+    "`(text, kind, changed)` units as spans, one span for each run of neighbours alike"
+    # alike: of the same kind and state
+    out: list[str] = []
+    run: list[str] = []
+    key: Any = None
     for text, kind, changed in units:
         if (kind, changed) != key:
-            if run: out.append(_unit(''.join(run), *key))
+            if run:
+                out.append(_unit("".join(run), *key))
             run, key = [], (kind, changed)
         run.append(text)
-    if run: out.append(_unit(''.join(run), *key))
-    return ''.join(out)
+    if run:
+        out.append(_unit("".join(run), *key))
+    return "".join(out)
 
-def _change_rows(changes:Any) -> str:
-    "The table rows of the changes: one per kind of change (was, is, class, why), at its first position, with how often; at most `_MAX_ROWS`"
+# %% ../nbs/24b_render.ipynb #20608bcd
+def _change_rows(changes: Any) -> str:
+    "The table rows of the changes: one per kind of change, at its first position, with how often"
+    # a kind of change: (was, is, class, why); at most `_MAX_ROWS` rows
     seen: dict[tuple[str, str, str, str], list[int]] = {}
     for c in changes:
-        if c.changed: seen.setdefault((c.source, c.result, c.kind, c.why), [c.position, 0])[1] += 1
-    rows = [f"<tr><td>{at}{f' (×{n})' if n > 1 else ''}</td><td><code>{html.escape(s)}</code></td><td><code>{html.escape(r)}</code></td>"
-            f"<td>{k}</td><td>{html.escape(w)}</td></tr>" for (s, r, k, w), (at, n) in list(seen.items())[:_MAX_ROWS]]
-    if len(seen) > _MAX_ROWS: rows.append(f'<tr><td colspan="5">… and {len(seen) - _MAX_ROWS} more kinds of change</td></tr>')
-    return ''.join(rows)
+        if c.changed:
+            seen.setdefault((c.source, c.result, c.kind, c.why), [c.position, 0])[1] += 1
+    rows = [
+        f"<tr><td>{at}{f' (×{n})' if n > 1 else ''}</td>"
+        f"<td><code>{html.escape(s)}</code></td><td><code>{html.escape(r)}</code></td>"
+        f"<td>{k}</td><td>{html.escape(w)}</td></tr>"
+        for (s, r, k, w), (at, n) in list(seen.items())[:_MAX_ROWS]
+    ]
+    if len(seen) > _MAX_ROWS:
+        rows.append(
+            f'<tr><td colspan="5">… and {len(seen) - _MAX_ROWS} more kinds of change</td></tr>'
+        )
+    return "".join(rows)
 
-def level_html(uri:str,                 # the URI or partial form to show
-               level:Any="canonical",   # a level name, `Level` or set of characters
-               encoding:str="latin-1",  # how characters become octets
-               reserved:str="rfc1630",  # whose reserved set is kept
-              ) -> str:
-    "HTML showing `uri` and its form at `level`, each unit coloured by class, changes underlined and listed with the reason"
-    try: changes = explain_level(uri, level, encoding, reserved)
+# %% ../nbs/24b_render.ipynb #ef519dcf
+def _error_html(e: URIError, text: str) -> str:
+    "HTML for the error `e` in `text`: its class, message and rule, and a caret under its position"
+    caret = "&nbsp;" * (e.position or 0) + "^"
+    return (
+        f'<div class="u1630-error"><b>{html.escape(type(e).__name__)}</b>: '
+        f"{html.escape(e.message)} (rule <code>{html.escape(str(e.rule))}</code>)"
+        f"<pre>{html.escape(text)}\n{caret}</pre></div>"
+    )
+
+
+def level_html(
+    uri: str,  # the URI or partial form to show
+    level: Any = "canonical",  # a level name, `Level` or set of characters
+    encoding: str = "latin-1",  # how characters become octets
+    reserved: str = "rfc1630",  # whose reserved set is kept
+) -> str:
+    "HTML showing `uri` and its form at `level`, each unit coloured by class"
+    # changes are underlined and listed with the reason
+    try:
+        changes = explain_level(uri, level, encoding, reserved)
     except URIError as e:
-        caret = '&nbsp;' * (e.position or 0) + '^'
-        return (f'<div class="u1630-error"><b>{html.escape(type(e).__name__)}</b>: {html.escape(e.message)} '
-                f'(rule <code>{html.escape(str(e.rule))}</code>)<pre>{html.escape(uri)}\n{caret}</pre></div>')
+        return _error_html(e, uri)
     src = _runs((c.source, c.kind, c.changed) for c in changes)
-    out = _runs((c.result, 'escape' if c.result.startswith('%') else c.kind, c.changed) for c in changes)
+    out = _runs(
+        (c.result, "escape" if c.result.startswith("%") else c.kind, c.changed) for c in changes
+    )
     rows = _change_rows(changes)
-    legend = ' '.join(_unit(k, k, False, k) for k in COLOURS)
-    table = (f'<table class="u1630-changes"><tr><th>at</th><th>was</th><th>is</th><th>class</th><th>why</th></tr>{rows}</table>'
-             if rows else '<p class="u1630-nochange">No character changes at this level.</p>')
-    return (f'<div class="u1630-level">{_CSS}<div>input: <code>{src}</code></div>'
-            f'<div>result: <code class="u1630-result">{out}</code></div>'
-            f'<div style="font-size:smaller">classes: {legend}</div>{table}</div>')
+    legend = " ".join(_unit(k, k, False, k) for k in COLOURS)
+    head = "<tr><th>at</th><th>was</th><th>is</th><th>class</th><th>why</th></tr>"
+    table = (
+        f'<table class="u1630-changes">{head}{rows}</table>'
+        if rows
+        else '<p class="u1630-nochange">No character changes at this level.</p>'
+    )
+    return (
+        f'<div class="u1630-level">{_CSS}<div>input: <code>{src}</code></div>'
+        f'<div>result: <code class="u1630-result">{out}</code></div>'
+        f'<div style="font-size:smaller">classes: {legend}</div>{table}</div>'
+    )
 
 # %% ../nbs/24b_render.ipynb #53eae33c
 # Then and now: RFC 3986 as Python's urllib.parse.urljoin answers it
-def rfc3986_join(context:str, # the absolute context URI
-                 partial:str, # the partial form
-                ) -> str:
-    "What RFC 3986 (`urllib.parse.urljoin`) resolves `partial` to in `context`, an unknown scheme taught to urllib as `http`; `URIError` where urllib refuses"
-    context, partial = _need_str(context, 'context'), _need_str(partial, 'partial')
+def rfc3986_join(
+    context: str,  # the absolute context URI
+    partial: str,  # the partial form
+) -> str:
+    "What RFC 3986 (`urllib.parse.urljoin`) resolves `partial` to in `context`"
+    # an unknown scheme is taught to urllib as `http`; `URIError` where urllib refuses
+    context, partial = _need_str(context, "context"), _need_str(partial, "partial")
     s, p = parse(context).scheme, parse(partial).scheme
     try:
-        if s is None or (p is not None and p != s) or (s.lower() in uses_relative and s.lower() in uses_netloc):
+        if (
+            s is None
+            or (p is not None and p != s)
+            or (s.lower() in uses_relative and s.lower() in uses_netloc)
+        ):
             return urljoin(context, partial)
-        out = urljoin('http:' + context[len(s)+1:], ('http:' + partial[len(s)+1:]) if p == s else partial)
-    except ValueError as e:   # e.g. "Invalid IPv6 URL" for a host with an unpaired '[' or ']'
-        raise URIError(f"urllib.parse.urljoin refuses to resolve it: {e}", rule='RFC 3986 (urllib)') from None
-    return s + out[4:] if out.startswith('http:') else out
+        out = urljoin(
+            "http:" + context[len(s) + 1 :],
+            ("http:" + partial[len(s) + 1 :]) if p == s else partial,
+        )
+    except ValueError as e:  # e.g. "Invalid IPv6 URL" for a host with an unpaired '[' or ']'
+        raise URIError(
+            f"urllib.parse.urljoin refuses to resolve it: {e}", rule="RFC 3986 (urllib)"
+        ) from None
+    return s + out[4:] if out.startswith("http:") else out
 
 # %% ../nbs/24b_render.ipynb #75c5d020
 # RFC 1630 p. 10: the slash runs of the context, and the run the slash rule used
 _RUN_STYLE = "background:#e3f2fd;color:#0d47a1;"
 _USED_STYLE = "background:#ffcc80;color:#b71c1c;font-weight:bold;"
 
-def _runs_html(context:str, used:Any) -> str:
-    "The context with its slash runs highlighted (the run the slash rule used in orange), each titled with its length"
+
+def _runs_html(context: str, used: Any) -> str:
+    "The context with its slash runs highlighted, each titled with its length"
+    # the run the slash rule used is in orange
     out, pos = [], 0
     for s, n in slash_runs(context):
         out.append(html.escape(context[pos:s]))
         style = _USED_STYLE if used and used[0] == s else _RUN_STYLE
-        out.append(f'<span class="u1630-run" style="{style}" title="run of {n} at offset {s}">{"/" * n}</span>')
+        title = f"run of {n} at offset {s}"
+        out.append(f'<span class="u1630-run" style="{style}" title="{title}">{"/" * n}</span>')
         pos = s + n
     out.append(html.escape(context[pos:]))
-    return ''.join(out)
+    return "".join(out)
 
 # %% ../nbs/24b_render.ipynb #67d4f2bb
 # RFC 1630 p. 10: the steps of resolve_steps, rendered
-def resolution_html(context:str,             # the absolute context URI
-                    partial:str,             # the partial form to resolve
-                    reading:str="examples",  # the slash rule's reading: "examples" or "literal"
-                   ) -> str:
-    "HTML showing `partial` resolved in `context`: the result, RFC 3986's answer, the slash runs and every step with its RFC sentence"
-    context, partial, reading = _need_str(context, 'context'), _need_str(partial, 'partial'), _need_str(reading, 'reading')
-    try: steps = resolve_steps(context, partial, reading)
+_SAME = '<span class="u1630-same" style="color:#1b5e20">same as RFC 1630</span>'
+_DIFFERS = (
+    '<span class="u1630-differs" style="color:#b71c1c;font-weight:bold">'
+    "differs from RFC 1630</span>"
+)
+_STEPS_HEAD = (
+    '<table class="u1630-steps"><tr><th>#</th><th>rule</th><th>result</th>'
+    "<th>what it did, and the sentence it applies</th></tr>"
+)
+
+
+def _step_rows(steps: Any) -> str:
+    "The table rows of the resolution `steps`: number, rule, result, what it did and its sentence"
+    return "".join(
+        f"<tr><td>{i}</td><td><b>{html.escape(s.rule)}</b></td>"
+        f"<td><code>{html.escape(s.result)}</code></td><td>{html.escape(s.detail)}<br>"
+        f'<i style="font-size:smaller">&ldquo;{html.escape(s.sentence)}&rdquo;</i></td></tr>'
+        for i, s in enumerate(steps, 1)
+    )
+
+# %% ../nbs/24b_render.ipynb #161e006d
+def resolution_html(
+    context: str,  # the absolute context URI
+    partial: str,  # the partial form to resolve
+    reading: str = "examples",  # the slash rule's reading: "examples" or "literal"
+) -> str:
+    "HTML showing `partial` resolved in `context`: the result, RFC 3986's answer and every step"
+    # also the slash runs; each step with its RFC sentence
+    context, partial, reading = (
+        _need_str(context, "context"),
+        _need_str(partial, "partial"),
+        _need_str(reading, "reading"),
+    )
+    try:
+        steps = resolve_steps(context, partial, reading)
     except URIError as e:
-        caret = '&nbsp;' * (e.position or 0) + '^'
-        return (f'<div class="u1630-error"><b>{html.escape(type(e).__name__)}</b>: {html.escape(e.message)} '
-                f'(rule <code>{html.escape(str(e.rule))}</code>)<pre>{html.escape(str(e.text))}\n{caret}</pre></div>')
+        return _error_html(e, str(e.text))
     result = steps[-1].result
-    try: now = rfc3986_join(context, partial)
-    except URIError as e: now = f"({e.message})"
-    same = now == result
-    flag = ('<span class="u1630-same" style="color:#1b5e20">same as RFC 1630</span>' if same else
-            '<span class="u1630-differs" style="color:#b71c1c;font-weight:bold">differs from RFC 1630</span>')
-    used = next((s.span for s in steps if s.rule == 'slash'), None)
-    rows = ''.join(f'<tr><td>{i}</td><td><b>{html.escape(s.rule)}</b></td><td><code>{html.escape(s.result)}</code></td>'
-                   f'<td>{html.escape(s.detail)}<br><i style="font-size:smaller">&ldquo;{html.escape(s.sentence)}&rdquo;</i></td></tr>'
-                   for i, s in enumerate(steps, 1))
-    return (f'<div class="u1630-resolution"><div>RFC 1630 ({html.escape(reading)} reading): '
-            f'<code class="u1630-result">{html.escape(result)}</code></div>'
-            f'<div>RFC 3986 as <code>urllib.parse.urljoin</code> answers: <code class="u1630-rfc3986">{html.escape(now)}</code> {flag}</div>'
-            f'<div>slash runs of the context: <code>{_runs_html(context, used)}</code></div>'
-            f'<table class="u1630-steps"><tr><th>#</th><th>rule</th><th>result</th><th>what it did, and the sentence it applies</th></tr>{rows}</table></div>')
+    try:
+        now = rfc3986_join(context, partial)
+    except URIError as e:
+        now = f"({e.message})"
+    flag = _SAME if now == result else _DIFFERS
+    used = next((s.span for s in steps if s.rule == "slash"), None)
+    return (
+        f'<div class="u1630-resolution"><div>RFC 1630 ({html.escape(reading)} reading): '
+        f'<code class="u1630-result">{html.escape(result)}</code></div>'
+        "<div>RFC 3986 as <code>urllib.parse.urljoin</code> answers: "
+        f'<code class="u1630-rfc3986">{html.escape(now)}</code> {flag}</div>'
+        f"<div>slash runs of the context: <code>{_runs_html(context, used)}</code></div>"
+        f"{_STEPS_HEAD}{_step_rows(steps)}</table></div>"
+    )
 
 # %% ../nbs/24b_render.ipynb #79bef27f
-def marked_html(text:str,  # the text that was read
-                pos:int,   # the 0-based position to highlight (may be `len(text)`: the end)
-               ) -> str:
-    "`text` as HTML with the character at `pos` highlighted (a marker after the text when `pos` is its end)"
-    pos = max(0, min(pos, len(text := _need_str(text, 'text'))))
-    bad = html.escape(text[pos]) if pos < len(text) else '&#8203;&#9251;'
-    if bad == ' ': bad = '&#9251;'
-    return (f'<code class="u1630-marked">{html.escape(text[:pos])}'
-            f'<span class="u1630-bad" style="background:#ffcdd2;color:#b71c1c;font-weight:bold">{bad}</span>'
-            f'{html.escape(text[pos+1:])}</code>')
+def marked_html(
+    text: str,  # the text that was read
+    pos: int,  # the 0-based position to highlight (may be `len(text)`: the end)
+) -> str:
+    "`text` as HTML with the character at `pos` highlighted (a marker after it if `pos` is its end)"
+    pos = max(0, min(pos, len(text := _need_str(text, "text"))))
+    bad = html.escape(text[pos]) if pos < len(text) else "&#8203;&#9251;"
+    if bad == " ":
+        bad = "&#9251;"
+    style = "background:#ffcdd2;color:#b71c1c;font-weight:bold"
+    return (
+        f'<code class="u1630-marked">{html.escape(text[:pos])}'
+        f'<span class="u1630-bad" style="{style}">{bad}</span>'
+        f"{html.escape(text[pos + 1 :])}</code>"
+    )
 
-def error_html(e:URIError,  # the error, with `position`, `message` and `rule`
-               text:str,     # the text it was raised for
-              ) -> str:
+
+def error_html(
+    e: URIError,  # the error, with `position`, `message` and `rule`
+    text: str,  # the text it was raised for
+) -> str:
     "An error box: the message, the rule, and `text` marked at the error's position"
-    shown, pos = _hide_password(text, e.position or 0)   # RFC 1738 §6: a password is never shown, here either
-    where = marked_html(shown, pos) if e.position is not None else f'<code>{html.escape(shown)}</code>'
-    return (f'<div class="u1630-error"><b>{html.escape(type(e).__name__)}</b> at {e.position}: '
-            f'{html.escape(e.message)} (rule <code>{html.escape(str(e.rule))}</code>)<br>{where}</div>')
+    # RFC 1738 §6: a password is never shown, here either
+    shown, pos = _hide_password(text, e.position or 0)
+    where = (
+        marked_html(shown, pos) if e.position is not None else f"<code>{html.escape(shown)}</code>"
+    )
+    return (
+        f'<div class="u1630-error"><b>{html.escape(type(e).__name__)}</b> at {e.position}: '
+        f"{html.escape(e.message)} (rule <code>{html.escape(str(e.rule))}</code>)<br>{where}</div>"
+    )
 
 # %% ../nbs/24b_render.ipynb #6bb97395
-DERIVED = ('request_target', 'proxy_target', 'commands', 'request', 'command', 'to_local_path', 'segments',
-           'fields', 'advice', 'header', 'effective_port', 'all_groups', 'is_hierarchical')
+DERIVED = (
+    "request_target",
+    "proxy_target",
+    "commands",
+    "request",
+    "command",
+    "to_local_path",
+    "segments",
+    "fields",
+    "advice",
+    "header",
+    "effective_port",
+    "all_groups",
+    "is_hierarchical",
+)
 
-def _value(v:object) -> str:
-    if isinstance(v, (tuple, list)) and v and all(isinstance(x, str) for x in v) and any('\r' in x or '\n' in x for x in v):
-        return '<br>'.join(html.escape(repr(x)) for x in v)
+
+def _value(v: object) -> str:
+    if (
+        isinstance(v, (tuple, list))
+        and v
+        and all(isinstance(x, str) for x in v)
+        and any("\r" in x or "\n" in x for x in v)
+    ):
+        return "<br>".join(html.escape(repr(x)) for x in v)
     return html.escape(repr(v))
 
-def _secrets(obj:object) -> tuple[str, ...]:
-    "The password of `obj` as read and as written in its text, longest first: what a display never shows"
-    pw, text = getattr(obj, 'password', None), getattr(obj, 'text', None)
+# %% ../nbs/24b_render.ipynb #c0127cb4
+def _secrets(obj: object) -> tuple[str, ...]:
+    "The password of `obj` as read and as written in its text, longest first: never to be shown"
+    pw, text = getattr(obj, "password", None), getattr(obj, "text", None)
     got = {pw} if isinstance(pw, str) and pw else set()
-    if isinstance(text, str): got.update(text[a:b] for a, b in _password_spans(text))
+    if isinstance(text, str):
+        got.update(text[a:b] for a, b in _password_spans(text))
     return tuple(sorted(got, key=len, reverse=True))
 
-def _secret_free(v:object, secrets:tuple[str, ...]) -> object:
-    "`v` (text, octets, or a tuple or list of them) with each of `secrets`, and every `//user:password@` login's password, as `***`"
+
+def _secret_free(v: object, secrets: tuple[str, ...]) -> object:
+    "`v` (text, octets, or a tuple or list of them) with each of `secrets` as `***`"
+    # and every `//user:password@` login's password too
     if isinstance(v, str):
         v = _masked(v)
-        for s in secrets: v = v.replace(s, '***')
+        for s in secrets:
+            v = v.replace(s, "***")
         return v
-    if isinstance(v, (bytes, bytearray)): return str(_secret_free(bytes(v).decode('latin-1'), secrets)).encode('latin-1')
-    if type(v) is tuple: return tuple(_secret_free(x, secrets) for x in v)
-    if type(v) is list: return [_secret_free(x, secrets) for x in v]
+    if isinstance(v, (bytes, bytearray)):
+        return str(_secret_free(bytes(v).decode("latin-1"), secrets)).encode("latin-1")
+    if type(v) is tuple:
+        return tuple(_secret_free(x, secrets) for x in v)
+    if type(v) is list:
+        return [_secret_free(x, secrets) for x in v]
     return v
 
-def _derived(obj:object) -> Iterator[tuple[str, object]]:
+# %% ../nbs/24b_render.ipynb #fb6fbc4e
+def _derived(obj: object) -> Iterator[tuple[str, object]]:
     "(name, value-or-error) for each `DERIVED` attribute `obj` has"
     for name in DERIVED:
-        try: v = getattr(obj, name)
-        except AttributeError: continue
-        except Exception as e: yield name, e; continue
+        try:
+            v = getattr(obj, name)
+        except AttributeError:
+            continue
+        except Exception as e:
+            yield name, e
+            continue
         if callable(v):
-            try: v = v()
-            except Exception as e: v = e
+            try:
+                v = v()
+            except Exception as e:
+                v = e
         yield name, v
 
 # %% ../nbs/24b_render.ipynb #220c4d1a
-def parts_html(obj:object,  # a scheme object from `parse_url`
-              ) -> str:
-    "A table of the parts of a scheme object, then what it derives (`request_target()`, `commands()` …)"
-    rows = [f'<tr><td><b>class</b></td><td><code>{type(obj).__name__}</code></td></tr>']
-    secrets = _secrets(obj)                 # RFC 1738 §6: the password is never shown, nor what carries it ("PASS …")
+def parts_html(
+    obj: object,  # a scheme object from `parse_url`
+) -> str:
+    "A table of the parts of a scheme object, then what it derives (`request_target()` …)"
+    rows = [f"<tr><td><b>class</b></td><td><code>{type(obj).__name__}</code></td></tr>"]
+    # RFC 1738 §6: the password is never shown, nor what carries it ("PASS …")
+    secrets = _secrets(obj)
     if is_dataclass(obj):
-        rows += [f'<tr><td>{f.name}</td><td><code>{_value(_secret_free(getattr(obj, f.name), secrets))}</code></td></tr>'
-                 for f in fields(obj) if f.name != 'text']
+        rows += [
+            f"<tr><td>{f.name}</td>"
+            f"<td><code>{_value(_secret_free(getattr(obj, f.name), secrets))}</code></td></tr>"
+            for f in fields(obj)
+            if f.name != "text"
+        ]
     for name, v in _derived(obj):
-        shown = (f'<span class="u1630-derived-error">{html.escape(type(v).__name__)}: {html.escape(str(_secret_free(str(v), secrets)))}</span>'
-                 if isinstance(v, Exception) else f'<code>{_value(_secret_free(v, secrets))}</code>')
+        shown = (
+            f'<span class="u1630-derived-error">{html.escape(type(v).__name__)}: '
+            f"{html.escape(str(_secret_free(str(v), secrets)))}</span>"
+            if isinstance(v, Exception)
+            else f"<code>{_value(_secret_free(v, secrets))}</code>"
+        )
         rows.append(f'<tr class="u1630-derived"><td><i>{name}</i></td><td>{shown}</td></tr>')
     return f'<table class="u1630-parts">{"".join(rows)}</table>'
 
 # %% ../nbs/24b_render.ipynb #5d150666
-def parse_html(text:str,            # the URL (or URI) to explore
-               grammar:str="rfc1738",# the grammar to check it against: "generic", "rfc1630", "rfc1738", …
-               rfc:str="1738",       # whose reading `parse_url` follows where the RFCs disagree
-              ) -> str:
-    "HTML: the verdict of `grammar` (the error marked at its position) and the parts `parse_url` finds"
-    text, grammar, rfc = _need_str(text, 'text'), _need_str(grammar, 'grammar'), _need_str(rfc, 'rfc')
+def parse_html(
+    text: str,  # the URL (or URI) to explore
+    grammar: str = "rfc1738",  # the grammar to check it against: "generic", "rfc1630", "rfc1738" …
+    rfc: str = "1738",  # whose reading `parse_url` follows where the RFCs disagree
+) -> str:
+    "HTML: the verdict of `grammar` (the error marked at its position), the parts `parse_url` finds"
+    text, grammar, rfc = (
+        _need_str(text, "text"),
+        _need_str(grammar, "grammar"),
+        _need_str(rfc, "rfc"),
+    )
     try:
         validate(text, grammar)
-        verdict = f'<div class="u1630-valid">&#10004; valid under <code>{html.escape(grammar)}</code></div>'
-    except URIError as e: verdict = f'<div>under <code>{html.escape(grammar)}</code>:</div>' + error_html(e, text)
-    except TypeError as e: return f'<div class="u1630-parse"><div class="u1630-error">{html.escape(str(e))}</div></div>'
-    try: parts = parts_html(parse_url(text, rfc))
-    except URIError as e: parts = f'<div>parse_url(…, rfc="{html.escape(rfc)}"):</div>' + error_html(e, text)
+        shown = html.escape(grammar)
+        verdict = f'<div class="u1630-valid">&#10004; valid under <code>{shown}</code></div>'
+    except URIError as e:
+        verdict = f"<div>under <code>{html.escape(grammar)}</code>:</div>" + error_html(e, text)
+    except TypeError as e:
+        return (
+            f'<div class="u1630-parse"><div class="u1630-error">{html.escape(str(e))}</div></div>'
+        )
+    try:
+        parts = parts_html(parse_url(text, rfc))
+    except URIError as e:
+        parts = f'<div>parse_url(…, rfc="{html.escape(rfc)}"):</div>' + error_html(e, text)
     return f'<div class="u1630-parse">{verdict}{parts}</div>'

@@ -12,96 +12,143 @@ from contextlib import contextmanager
 from .errors import URIError, _need_str
 
 # %% ../nbs/35_scale.ipynb #4496a37c
-PAIRED = frozenset({'resolve', 'relative'})    # operations that take (context, link) pairs
+PAIRED = frozenset({"resolve", "relative"})  # operations that take (context, link) pairs
 
-def operation(op:str) -> Callable[..., Any]:  # "canonical", "parse_url", "resolve" or "relative"
+
+# "canonical", "parse_url", "resolve" or "relative"
+def operation(op: str) -> Callable[..., Any]:
     "The library function that operation name `op` stands for"
     f: Callable[..., Any]
-    if op == 'canonical': from uri1630.encoding import canonical; f = canonical
-    elif op == 'parse_url': from uri1630.schemes import parse_url; f = parse_url
+    if op == "canonical":
+        from uri1630.encoding import canonical
+
+        f = canonical
+    elif op == "parse_url":
+        from uri1630.schemes import parse_url
+
+        f = parse_url
     elif op in PAIRED:
         from uri1630 import partial
+
         f = getattr(partial, op)
-    else: raise ValueError(f"unknown operation {op!r}; known: canonical, parse_url, resolve, relative")
+    else:
+        raise ValueError(
+            f"unknown operation {op!r}; known: canonical, parse_url, resolve, relative"
+        )
     return f
 
-def split_pair(line:str) -> tuple[str, str]:  # "context<TAB>link"
+
+def split_pair(line: str) -> tuple[str, str]:  # "context<TAB>link"
     "The (context, link) pair of a text line: split at the first tab"
-    line = _need_str(line, 'line')
-    c, tab, l = line.rstrip('\r\n').partition('\t')
-    if not tab: raise URIError("a (context, link) line needs a tab between the two", line, len(c), 'pair')
-    return c, l
+    line = _need_str(line, "line")
+    c, tab, link = line.rstrip("\r\n").partition("\t")
+    if not tab:
+        raise URIError("a (context, link) line needs a tab between the two", line, len(c), "pair")
+    return c, link
 
 # %% ../nbs/35_scale.ipynb #f90f0944
 class Failure(NamedTuple):
     "An item whose operation raised a `URIError`: what, where and which rule, as a value"
-    error: str                # the error's class name, e.g. "URISyntaxError"
-    message: str              # what went wrong
-    position: Optional[int]   # 0-based index in the text, if one applies
-    rule: Optional[str]       # the grammar production or RFC rule, if one applies
-    item: object              # the item (a URI, or a (context, link) pair)
+
+    error: str  # the error's class name, e.g. "URISyntaxError"
+    message: str  # what went wrong
+    position: Optional[int]  # 0-based index in the text, if one applies
+    rule: Optional[str]  # the grammar production or RFC rule, if one applies
+    item: object  # the item (a URI, or a (context, link) pair)
 
     @classmethod
-    def of(cls, e:URIError, item:object) -> 'Failure':
+    def of(cls, e: URIError, item: object) -> "Failure":
         "The `Failure` for error `e` raised on `item`"
         return cls(type(e).__name__, e.message, e.position, e.rule, item)
 
 # %% ../nbs/35_scale.ipynb #36d11c41
-def apply(op:str,            # the operation's name (see `operation`)
-          item:Any,          # a URI (text), or for `resolve`/`relative` a pair or a tab-separated line
-          errors:str="keep", # "keep": a `URIError` becomes a `Failure`; "raise": it propagates
-         ) -> Any:
+def apply(
+    op: str,  # the operation's name (see `operation`)
+    item: Any,  # a URI (text), or for `resolve`/`relative` a pair or a tab-separated line
+    errors: str = "keep",  # "keep": a `URIError` becomes a `Failure`; "raise": it propagates
+) -> Any:
     "The result of operation `op` on one `item`"
     f, paired = operation(op), op in PAIRED
-    if isinstance(item, str): item = split_pair(item) if paired else item.rstrip('\r\n')
-    try: return f(*item) if paired else f(item)
+    if isinstance(item, str):
+        item = split_pair(item) if paired else item.rstrip("\r\n")
+    try:
+        return f(*item) if paired else f(item)
     except URIError as e:
-        if errors == 'raise': raise
+        if errors == "raise":
+            raise
         return Failure.of(e, item)
 
 # %% ../nbs/35_scale.ipynb #35edf65f
-def map_partition(items:Iterable[Any], # one partition: URIs, pairs, or text lines
-                  op:str="canonical", # the operation's name
-                  errors:str="keep",  # "keep" (a `Failure` per bad item), "drop" (leave bad items out) or "raise"
-                 ) -> list[Any]:
+def map_partition(
+    items: Iterable[Any],  # one partition: URIs, pairs, or text lines
+    op: str = "canonical",  # the operation's name
+    errors: str = "keep",  # "keep" (a `Failure` per bad item), "drop" (bad items left out), "raise"
+) -> list[Any]:
     "Apply `op` to every item of one partition: the unit of work a worker runs"
-    if errors not in ('keep', 'drop', 'raise'): raise ValueError(f"errors must be 'keep', 'drop' or 'raise', not {errors!r}")
-    out = [apply(op, x, 'raise' if errors == 'raise' else 'keep') for x in items]
-    return [r for r in out if not isinstance(r, Failure)] if errors == 'drop' else out
+    if errors not in ("keep", "drop", "raise"):
+        raise ValueError(f"errors must be 'keep', 'drop' or 'raise', not {errors!r}")
+    out = [apply(op, x, "raise" if errors == "raise" else "keep") for x in items]
+    return [r for r in out if not isinstance(r, Failure)] if errors == "drop" else out
 
 # %% ../nbs/35_scale.ipynb #46a69886
-def from_lines(source:Any,             # a list of lines, or a path or glob (`str` or `Path`), or a list of `Path`s, of text files
-               npartitions:Optional[int]=None, # for a list: how many partitions (default: about 10,000 lines each)
-               blocksize:str="16MiB",  # for files: how many bytes per partition
-              ) -> Any:
+def from_lines(
+    source: Any,  # a list of lines; or text files: a path or glob (`str`, `Path`), or `Path`s
+    npartitions: Optional[
+        int
+    ] = None,  # for a list: how many partitions (default: 10,000 lines each)
+    blocksize: str = "16MiB",  # for files: how many bytes per partition
+) -> Any:
     "A dask bag of the lines of `source` (files are read lazily, block by block)"
     import dask.bag as db
-    files = isinstance(source, (str, os.PathLike)) or (isinstance(source, (list, tuple)) and source and isinstance(source[0], os.PathLike))
+
+    files = isinstance(source, (str, os.PathLike)) or (
+        isinstance(source, (list, tuple)) and source and isinstance(source[0], os.PathLike)
+    )
     if files:
-        paths = os.fspath(source) if not isinstance(source, (list, tuple)) else [os.fspath(p) for p in source]
-        return db.read_text(paths, blocksize=blocksize, encoding='utf-8-sig').map(str.rstrip, '\r\n')
+        paths = (
+            os.fspath(source)
+            if not isinstance(source, (list, tuple))
+            else [os.fspath(p) for p in source]
+        )
+        return db.read_text(paths, blocksize=blocksize, encoding="utf-8-sig").map(
+            str.rstrip, "\r\n"
+        )
     source = list(source)
     return db.from_sequence(source, npartitions=npartitions or max(1, len(source) // 10_000))
 
-def map_bag(bag:Any,             # a dask bag of URIs, pairs or lines
-            op:str="canonical",  # the operation's name
-            errors:str="keep",   # as for `map_partition`
-           ) -> Any:
-    "A dask bag of the results of `op` over `bag`, computed partition by partition (lazy: call `.compute()`)"
-    operation(op)                                        # fail now, not on a worker, for an unknown name
+
+def map_bag(
+    bag: Any,  # a dask bag of URIs, pairs or lines
+    op: str = "canonical",  # the operation's name
+    errors: str = "keep",  # as for `map_partition`
+) -> Any:
+    "A dask bag of the results of `op` over `bag`, partition by partition (lazy: call `.compute()`)"
+    # fail now, not on a worker, for an unknown name
+    operation(op)
     return bag.map_partitions(map_partition, op, errors)
 
 # %% ../nbs/35_scale.ipynb #560bcc8f
 @contextmanager
-def local_cluster(n_workers:int=1,            # worker count
-                  threads_per_worker:int=2,   # threads in each worker
-                  processes:bool=False,       # workers as separate processes (True) or threads of this one
-                  memory_limit:str="1GiB",    # per worker
-                 ) -> Iterator[Any]:
+def local_cluster(
+    n_workers: int = 1,  # worker count
+    threads_per_worker: int = 2,  # threads in each worker
+    processes: bool = False,  # workers as separate processes (True) or threads of this one
+    memory_limit: str = "1GiB",  # per worker
+) -> Iterator[Any]:
     "A `distributed.Client` on a bounded `LocalCluster` listening on 127.0.0.1 only, closed on exit"
     from distributed import Client, LocalCluster
-    cluster = LocalCluster(n_workers=n_workers, threads_per_worker=threads_per_worker, processes=processes,
-                           protocol='tcp://', host='127.0.0.1', dashboard_address=None, memory_limit=memory_limit)
+
+    cluster = LocalCluster(
+        n_workers=n_workers,
+        threads_per_worker=threads_per_worker,
+        processes=processes,
+        protocol="tcp://",
+        host="127.0.0.1",
+        dashboard_address=None,
+        memory_limit=memory_limit,
+    )
     try:
-        with Client(cluster) as client: yield client
-    finally: cluster.close()
+        with Client(cluster) as client:
+            yield client
+    finally:
+        cluster.close()

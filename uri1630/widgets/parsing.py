@@ -7,11 +7,11 @@ __all__ = ['RFC_EXAMPLES', 'ParseExplorer']
 
 # %% ../../nbs/24a_parse_explorer.ipynb #5491e59e
 import ipywidgets as W
-from typing import Mapping, Optional
+from typing import Any, Mapping, Optional
 from ..render import parse_html
 
 # %% ../../nbs/24a_parse_explorer.ipynb #a1ebb5dd
-_LABEL = {'description_width': 'initial'}   # every label whole ("RFC example", not "RFC exam…")
+_LABEL = {"description_width": "initial"}  # every label whole ("RFC example", not "RFC exam…")
 
 RFC_EXAMPLES = {
     "HTTP, port (RFC 1630)": "http://info.cern.ch:8000/imaginary/test",
@@ -19,7 +19,9 @@ RFC_EXAMPLES = {
     "HTTP, %%3D (RFC 1630, illegal)": "http://info.cern.ch/RDB/EMP?*%20where%20name%%3Ddobbins",
     "FTP, type=d (RFC 1738)": "ftp://info.cern.ch/pub/www/doc;type=d",
     "FTP, %2F (RFC 1738)": "ftp://myname@host.dom/%2Fetc/motd",
-    "gopher (RFC 1630 references)": "gopher://gopher.micro.umn.edu/00/Information%20About%20Gopher/About%20Gopher",
+    "gopher (RFC 1630 references)": (
+        "gopher://gopher.micro.umn.edu/00/Information%20About%20Gopher/About%20Gopher"
+    ),
     "news:* (RFC 1738)": "news:*",
     "news, Example 3 (illegal)": "news:12345667123%asdghfh@info.cern.ch",
     "mailto": "mailto:timbl@info.cern.ch",
@@ -29,34 +31,57 @@ RFC_EXAMPLES = {
     "URN (RFC 1630)": "urn:/iana/dns/ch/cern/cn/techdoc/94/1642-3",
     "url: prefix (RFC 1630)": "url:http://info.cern.ch/",
 }
+_GRAMMARS = [
+    "generic",
+    "rfc1630",
+    "rfc1738",
+    "generic-as-printed",
+    "rfc1630-as-printed",
+    "rfc1738-as-printed",
+]
+
+# %% ../../nbs/24a_parse_explorer.ipynb #237798b2
+def _controls(url: str, grammar: str, rfc: str) -> tuple[Any, Any, Any, Any]:
+    "The explorer's controls: the example picker, the URL, the grammar and the reading"
+    example = W.Dropdown(
+        options=[("(type your own)", "")] + list(RFC_EXAMPLES.items()),
+        value=url if url in RFC_EXAMPLES.values() else "",
+        description="RFC example",
+        style=_LABEL,
+        layout=W.Layout(width="auto"),
+    )
+    text = W.Text(value=url, description="URL", style=_LABEL, layout=W.Layout(width="95%"))
+    g = W.Dropdown(options=_GRAMMARS, value=grammar, description="Grammar", style=_LABEL)
+    r = W.ToggleButtons(options=["1738", "1630"], value=rfc, description="Reading", style=_LABEL)
+    return example, text, g, r
 
 # %% ../../nbs/24a_parse_explorer.ipynb #22ad1d89
 class ParseExplorer(W.VBox):
-    "Explore a URL: its scheme's parts and derived requests, and the verdict of a grammar with the error marked"
-    def __init__(self,
-                 url:str=RFC_EXAMPLES["FTP, type=d (RFC 1738)"],  # the URL shown first
-                 grammar:str="rfc1738",                             # the grammar checked first
-                 rfc:str="1738"):                                   # the reading `parse_url` follows first
-        self.example = W.Dropdown(options=[('(type your own)', '')] + list(RFC_EXAMPLES.items()),
-                                  value=url if url in RFC_EXAMPLES.values() else '', description='RFC example',
-                                  style=_LABEL, layout=W.Layout(width='auto'))
-        self.text = W.Text(value=url, description='URL', style=_LABEL, layout=W.Layout(width='95%'))
-        self.grammar = W.Dropdown(options=['generic', 'rfc1630', 'rfc1738', 'generic-as-printed', 'rfc1630-as-printed',
-                                           'rfc1738-as-printed'], value=grammar, description='Grammar', style=_LABEL)
-        self.rfc = W.ToggleButtons(options=['1738', '1630'], value=rfc, description='Reading', style=_LABEL)
+    "Explore a URL: its scheme's parts and derived requests, and a grammar's verdict, errors marked"
+
+    def __init__(
+        self,
+        url: str = RFC_EXAMPLES["FTP, type=d (RFC 1738)"],  # the URL shown first
+        grammar: str = "rfc1738",  # the grammar checked first
+        rfc: str = "1738",  # the reading `parse_url` follows first
+    ):
+        self.example, self.text, self.grammar, self.rfc = _controls(url, grammar, rfc)
         self.out = W.HTML()
-        self.example.observe(self._pick, 'value')
-        self.text.observe(self._typed, 'value')
-        for w in (self.text, self.grammar, self.rfc): w.observe(self._update, 'value')
+        self.example.observe(self._pick, "value")
+        self.text.observe(self._typed, "value")
+        for w in (self.text, self.grammar, self.rfc):
+            w.observe(self._update, "value")
         super().__init__([self.example, self.text, W.HBox([self.grammar, self.rfc]), self.out])
         self._update()
 
-    def _pick(self, change:Mapping[str, object]) -> None:
-        if change['new']: self.text.value = change['new']
+    def _pick(self, change: Mapping[str, object]) -> None:
+        if change["new"]:
+            self.text.value = change["new"]
 
-    def _typed(self, change:Mapping[str, object]) -> None:
-        "The dropdown shows the example the text is, else '(type your own)': choosing an example always applies it"
-        self.example.value = change['new'] if change['new'] in RFC_EXAMPLES.values() else ''
+    def _typed(self, change: Mapping[str, object]) -> None:
+        "The dropdown shows the example the text is, else '(type your own)'"
+        # so choosing an example always applies it
+        self.example.value = change["new"] if change["new"] in RFC_EXAMPLES.values() else ""
 
-    def _update(self, change:Optional[Mapping[str, object]]=None) -> None:
+    def _update(self, change: Optional[Mapping[str, object]] = None) -> None:
         self.out.value = parse_html(self.text.value, self.grammar.value, self.rfc.value)
