@@ -9,62 +9,128 @@ __all__ = ['NNTP_GROUP_CHARS', 'NntpURL']
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional
-if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
+
+if TYPE_CHECKING:
+    from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URISyntaxError, _bounded
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from . import IPURL, GenericURL, Source, parse_login, parse_url
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/20_further_study.ipynb #30a4e214
-# RFC 1738 §5: group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ];  RFC 1630: group  ialpha [ . group ]
-NNTP_GROUP_CHARS = MappingProxyType({"1738": ALPHA + DIGIT + "-.+_", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
+# RFC 1738 §5: group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ];
+# RFC 1630: group  ialpha [ . group ]
+NNTP_GROUP_CHARS = MappingProxyType(
+    {"1738": ALPHA + DIGIT + "-.+_", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA}
+)
+
 
 @dataclass(frozen=True, slots=True)
 class NntpURL(IPURL):
     "An `nntp:` URL: a news server, a group on it, and an article's number in that group"
-    group: str                # the newsgroup name (decoded)
-    article: Optional[int]    # the article number within the group on that server; `None` when absent (RFC 1738)
-    fragment: Optional[str]   # the fragment id, as written; `None` when absent
+
+    group: str  # the newsgroup name (decoded)
+    # the article number within the group on that server; `None` when absent (RFC 1738)
+    article: Optional[int]
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
+
+# %% ../../nbs/20_further_study.ipynb #acae54e37e7d407bbb7b55eff062a284
+def _nntp_article(src: Source, s: int, end: int) -> int:
+    "The article number in `text[s+1:end]` (`text[s]` is `/`): digits, 20 significant at most"
+    t = src.text
+    for k in range(s + 1, end):
+        if t[k] not in DIGIT:
+            src.fail(k, "digits", "the article number is decimal digits")
+    if s + 1 == end:
+        src.fail(end, "digits", "the article number is one or more decimal digits")
+    article = _bounded(t[s + 1 : end], 10**20 - 1)
+    if article is None:
+        msg = "an article number of more than 20 significant digits is no article number"
+        src.fail(s + 1, "digits", msg)
+    return article
 
 # %% ../../nbs/20_further_study.ipynb #1b1e5e6c
-# RFC 1738 §5: nntpurl = "nntp://" hostport "/" group [ "/" digits ];  RFC 1630: nntpaddress  n n t p : group / digits
-_LOGIN = LoginRule(user=False)   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+# RFC 1738 §5: nntpurl = "nntp://" hostport "/" group [ "/" digits ];
+# RFC 1630: nntpaddress  n n t p : group / digits
+_LOGIN = LoginRule(user=False)  # RFC 1738 §3.1: how this scheme's login reads (also in its record)
 
-def _parse_nntp(src:Source) -> NntpURL:
+
+def _parse_nntp(src: Source) -> NntpURL:
     "Read `nntp://hostport/group[/digits]` (RFC 1738), or also `nntp:group/digits` (RFC 1630)"
     t, end = src.text, src.end
-    if src.rfc == "1630" and not t.startswith('//', src.start, end): host, port, i = '', None, src.start
+    if src.rfc == "1630" and not t.startswith("//", src.start, end):
+        host, port, i = "", None, src.start
     else:
         lg = parse_login(src, *_LOGIN)
-        if lg.end >= end: src.fail(lg.end, 'nntpurl', "an nntp: URL has '/' and a group name after the host")
+        if lg.end >= end:
+            src.fail(lg.end, "nntpurl", "an nntp: URL has '/' and a group name after the host")
         host, port, i = lg.host, lg.port, lg.end + 1
-    s = t.find('/', i, end)
+    s = t.find("/", i, end)
     ge = end if s < 0 else s
-    if ge == i or t[i] not in ALPHA: src.fail(i, 'group', "a newsgroup name starts with a letter")
-    group = src.decode(i, ge, NNTP_GROUP_CHARS[src.rfc], 'group', escapes=src.rfc == "1630")
+    if ge == i or t[i] not in ALPHA:
+        src.fail(i, "group", "a newsgroup name starts with a letter")
+    group = src.decode(i, ge, NNTP_GROUP_CHARS[src.rfc], "group", escapes=src.rfc == "1630")
     if s < 0:
-        if src.rfc == "1630": src.fail(end, 'nntpaddress', "RFC 1630: nntp: group / digits — the article number is required")
+        if src.rfc == "1630":
+            src.fail(
+                end,
+                "nntpaddress",
+                "RFC 1630: nntp: group / digits — the article number is required",
+            )
         return NntpURL(src.url, src.scheme, None, None, host, port, group, None, src.fragment)
-    for k in range(s + 1, end):
-        if t[k] not in DIGIT: src.fail(k, 'digits', "the article number is decimal digits")
-    if s + 1 == end: src.fail(end, 'digits', "the article number is one or more decimal digits")
-    article = _bounded(t[s + 1:end], 10**20 - 1)
-    if article is None: src.fail(s + 1, 'digits', "an article number of more than 20 significant digits is no article number")
+    article = _nntp_article(src, s, end)
     return NntpURL(src.url, src.scheme, None, None, host, port, group, article, src.fragment)
 
 # %% ../../nbs/20_further_study.ipynb #a52d43ad
-def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
-    "RFC 1630's `nntpaddress` (its `group` is news's) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    P['nntpaddress'] = G.Rule('nntpaddress', G.Seq(G.Lit('nntp:'), P['group'], G.Lit('/'), P['digits']))
+def _bnf_rfc1630(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    o: dict[str, bool],
+) -> None:
+    "RFC 1630's `nntpaddress` (its `group` is news's)"
+    P["nntpaddress"] = G.Rule(
+        "nntpaddress", G.Seq(G.Lit("nntp:"), P["group"], G.Lit("/"), P["digits"])
+    )
 
 # %% ../../nbs/20_further_study.ipynb #9fc702b8
-def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
-    "RFC 1738's `nntpurl` (its `group` is news's) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    S['nntp'] = G.Rule('nntpurl', G.Seq(G.Lit('nntp://'), P['hostport'], G.Lit('/'), P['group'], G.Opt(G.Seq(G.Lit('/'), P['digits']))))
+def _bnf_rfc1738(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    S: "dict[str, Node]",
+) -> None:
+    "RFC 1738's `nntpurl` (its `group` is news's)"
+    S["nntp"] = G.Rule(
+        "nntpurl",
+        G.Seq(
+            G.Lit("nntp://"),
+            P["hostport"],
+            G.Lit("/"),
+            P["group"],
+            G.Opt(G.Seq(G.Lit("/"), P["digits"])),
+        ),
+    )
 
 # %% ../../nbs/20_further_study.ipynb #33cafde1
-declare({
-    "nntp": SchemeEntry(parser=_parse_nntp, default_port=119, login=_LOGIN, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738, needs=('news',),   # RFC 1738 §3.7: port 119; group is news's
-        no_retrieval="needs the NNTP protocol (RFC 977) with the server's local article numbers; uri1630 has no NNTP client"),
-    "x500": SchemeEntry(no_retrieval="is \"a subject for study\" (RFC 1630, \"Schemes for Further Study\")"),
-    "whois": SchemeEntry(no_retrieval="is \"a subject for further study\" (RFC 1630, \"Schemes for Further Study\")")})
+declare(
+    {
+        # RFC 1738 §3.7: port 119; group is news's
+        "nntp": SchemeEntry(
+            parser=_parse_nntp,
+            default_port=119,
+            login=_LOGIN,
+            rfc1630=_bnf_rfc1630,
+            rfc1738=_bnf_rfc1738,
+            needs=("news",),
+            no_retrieval=(
+                "needs the NNTP protocol (RFC 977) with the server's local article numbers; "
+                "uri1630 has no NNTP client"
+            ),
+        ),
+        "x500": SchemeEntry(
+            no_retrieval='is "a subject for study" (RFC 1630, "Schemes for Further Study")'
+        ),
+        "whois": SchemeEntry(
+            no_retrieval='is "a subject for further study" (RFC 1630, "Schemes for Further Study")'
+        ),
+    }
+)

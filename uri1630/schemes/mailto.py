@@ -8,7 +8,9 @@ __all__ = ['MailtoURL']
 # %% ../../nbs/13_mailto.ipynb #51d3cc80
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
-if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
+
+if TYPE_CHECKING:
+    from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URISyntaxError
 from ..encoding import unescape
 from . import SchemeURL, Source, parse_url
@@ -18,40 +20,78 @@ from ..catalog import SchemeEntry, LoginRule, declare
 @dataclass(frozen=True, slots=True)
 class MailtoURL(SchemeURL):
     "A `mailto:` URL: an Internet mail address (decoded), and nothing else"
-    address: str              # the RFC 822 addr-spec, escapes decoded
-    fragment: Optional[str]   # the fragment id, as written; `None` when absent
+
+    address: str  # the RFC 822 addr-spec, escapes decoded
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
 
     @property
     def local_part(self) -> str:
         "The part of `address` before its last `@` (the whole address if it has none)"
-        return self.address.rpartition('@')[0] if '@' in self.address else self.address
+        return self.address.rpartition("@")[0] if "@" in self.address else self.address
 
     @property
     def domain(self) -> Optional[str]:
         "The part of `address` after its last `@`; `None` if it has none"
-        return self.address.rpartition('@')[2] if '@' in self.address else None
+        return self.address.rpartition("@")[2] if "@" in self.address else None
 
 # %% ../../nbs/13_mailto.ipynb #40508081
-def _parse_mailto(src:Source) -> MailtoURL:
-    "Read `mailto:` + `xalphas @ hostname` (RFC 1630) or `1*xchar` (RFC 1738), and decode the address"
-    from uri1630.url_grammar import check_production   # loaded with the first URL that needs it, not with the scheme
-    if src.rfc == "1630": check_production(src.text, src.start, src.end, 'mailbox', 'rfc1630')
-    else: check_production(src.text, src.start, src.end, 'encoded822addr', 'rfc1738')
+def _parse_mailto(src: Source) -> MailtoURL:
+    "Read `mailto:` + `xalphas @ hostname` (RFC 1630) or `1*xchar` (RFC 1738); decode the address"
+    # loaded with the first URL that needs it, not with the scheme
+    from uri1630.url_grammar import check_production
+
+    if src.rfc == "1630":
+        check_production(src.text, src.start, src.end, "mailbox", "rfc1630")
+    else:
+        check_production(src.text, src.start, src.end, "encoded822addr", "rfc1738")
     return MailtoURL(src.url, src.scheme, unescape(src.part), src.fragment)
 
 # %% ../../nbs/13_mailto.ipynb #c8886be7
-def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
-    "RFC 1630's `mailtoaddress` (its `xalphas @ hostname` read deterministically, see `_mailform`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    P['mailtoaddress'] = G.Rule('mailtoaddress', G.Seq(G.Lit('mailto:'), G._mailform(P['xalpha'], P['xnoat'], P['escape'], P['alpha'],
-                                                                                      P['alpha'], P['hostname'], 'mailbox')))
+def _bnf_rfc1630(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    o: dict[str, bool],
+) -> None:
+    "RFC 1630's `mailtoaddress` (its `xalphas @ hostname` read deterministically, see `_mailform`)"
+    P["mailtoaddress"] = G.Rule(
+        "mailtoaddress",
+        G.Seq(
+            G.Lit("mailto:"),
+            G._mailform(
+                P["xalpha"],
+                P["xnoat"],
+                P["escape"],
+                P["alpha"],
+                P["alpha"],
+                P["hostname"],
+                "mailbox",
+            ),
+        ),
+    )
 
 # %% ../../nbs/13_mailto.ipynb #c0f7227a
-def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
-    "RFC 1738's `mailtourl`, `encoded822addr` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    S['mailto'] = G.Rule('mailtourl', G.Seq(G.Lit('mailto:'), G.Rule('encoded822addr', G.Rep(P['xchar'], 1))))
+def _bnf_rfc1738(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    S: "dict[str, Node]",
+) -> None:
+    "RFC 1738's `mailtourl`, `encoded822addr`"
+    S["mailto"] = G.Rule(
+        "mailtourl", G.Seq(G.Lit("mailto:"), G.Rule("encoded822addr", G.Rep(P["xchar"], 1)))
+    )
 
 # %% ../../nbs/13_mailto.ipynb #7d3b46da
-declare({"mailto": SchemeEntry(
-    parser=_parse_mailto, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,
-    no_retrieval="is an RFC 822 mail address to send mail to, not a located object (RFC 1630, \"Mailto\")",
-    no_gateway=True)})
+declare(
+    {
+        "mailto": SchemeEntry(
+            parser=_parse_mailto,
+            rfc1630=_bnf_rfc1630,
+            rfc1738=_bnf_rfc1738,
+            no_retrieval=(
+                "is an RFC 822 mail address to send mail to, "
+                'not a located object (RFC 1630, "Mailto")'
+            ),
+            no_gateway=True,
+        )
+    }
+)

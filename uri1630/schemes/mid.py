@@ -7,8 +7,10 @@ __all__ = ['MidURL', 'CidURL']
 
 # %% ../../nbs/19_message_id.ipynb #b0dfc1a2
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Optional
-if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URISyntaxError
 from ..encoding import unescape
 from . import SchemeURL, Source, parse_url
@@ -18,20 +20,22 @@ from ..catalog import SchemeEntry, LoginRule, declare
 @dataclass(frozen=True, slots=True)
 class MidURL(SchemeURL):
     "A `mid:` URL: the Message-Id of a mail message, without its `<>` wrapper, decoded"
-    message_id: str           # the msg-id without `<` and `>`, escapes decoded
-    fragment: Optional[str]   # the fragment id, as written; `None` when absent
+
+    message_id: str  # the msg-id without `<` and `>`, escapes decoded
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
 
     @property
     def header(self) -> str:
-        "The msg-id as it appears in a `Message-ID:`, `References:` or `In-Reply-To:` field: with its `<>`"
+        "The msg-id with its `<>`, as in a `Message-ID:`, `References:` or `In-Reply-To:` field"
         return f"<{self.message_id}>"
 
 # %% ../../nbs/19_message_id.ipynb #fb3763d3
 @dataclass(frozen=True, slots=True)
 class CidURL(SchemeURL):
     "A `cid:` URL: the Content-ID of a MIME body part, without its `<>` wrapper, decoded"
-    content_id: str           # the content-id without `<` and `>`, escapes decoded
-    fragment: Optional[str]   # the fragment id, as written; `None` when absent
+
+    content_id: str  # the content-id without `<` and `>`, escapes decoded
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
 
     @property
     def header(self) -> str:
@@ -39,26 +43,62 @@ class CidURL(SchemeURL):
         return f"<{self.content_id}>"
 
 # %% ../../nbs/19_message_id.ipynb #b3e2d272
-def _id_part(src:Source, production:str) -> str:
-    "Check the rest of a `mid:`/`cid:` URL (RFC 1630 `production`, or RFC 1738's `1*xchar`) and decode it"
-    from uri1630.url_grammar import check_production   # loaded with the first URL that needs it, not with the scheme
-    if src.rfc == "1630": check_production(src.text, src.start, src.end, production, 'rfc1630')
-    else: check_production(src.text, src.start, src.end, 'encoded822addr', 'rfc1738')
+def _id_part(src: Source, production: str) -> str:
+    "Check the rest of a `mid:`/`cid:` URL (RFC 1630 `production`, RFC 1738 `1*xchar`); decode it"
+    # loaded with the first URL that needs it, not with the scheme
+    from uri1630.url_grammar import check_production
+
+    if src.rfc == "1630":
+        check_production(src.text, src.start, src.end, production, "rfc1630")
+    else:
+        check_production(src.text, src.start, src.end, "encoded822addr", "rfc1738")
     return unescape(src.part)
 
-def _parse_mid(src:Source) -> MidURL: return MidURL(src.url, src.scheme, _id_part(src, 'addr-spec'), src.fragment)
-def _parse_cid(src:Source) -> CidURL: return CidURL(src.url, src.scheme, _id_part(src, 'content-identifier'), src.fragment)
+
+def _parse_mid(src: Source) -> MidURL:
+    return MidURL(src.url, src.scheme, _id_part(src, "addr-spec"), src.fragment)
+
+
+def _parse_cid(src: Source) -> CidURL:
+    return CidURL(src.url, src.scheme, _id_part(src, "content-identifier"), src.fragment)
 
 # %% ../../nbs/19_message_id.ipynb #8e47bf08
-def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
-    "RFC 1630's `midaddress`, `cidaddress` (`addr-spec` and `content-identifier` read as `xalphas @ hostname`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    mail: Callable[[str], Node] = lambda name: G._mailform(P['xalpha'], P['xnoat'], P['escape'], P['alpha'], P['alpha'], P['hostname'], name)
-    P['midaddress'] = G.Rule('midaddress', G.Seq(G.Lit('mid:'), mail('addr-spec')))
-    P['cidaddress'] = G.Rule('cidaddress', G.Seq(G.Lit('cid:'), mail('content-identifier')))
+def _bnf_rfc1630(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    o: dict[str, bool],
+) -> None:
+    "RFC 1630's `midaddress`, `cidaddress` (both `xalphas @ hostname`)"
+
+    def mail(name: str) -> "Node":
+        return G._mailform(
+            P["xalpha"], P["xnoat"], P["escape"], P["alpha"], P["alpha"], P["hostname"], name
+        )
+
+    P["midaddress"] = G.Rule("midaddress", G.Seq(G.Lit("mid:"), mail("addr-spec")))
+    P["cidaddress"] = G.Rule("cidaddress", G.Seq(G.Lit("cid:"), mail("content-identifier")))
 
 # %% ../../nbs/19_message_id.ipynb #51cd7eb5
-declare({   # RFC 1738 §4 reserves both names; only RFC 1630's BNF gives them productions (one builder for both)
-    "mid": SchemeEntry(parser=_parse_mid, rfc1630=_bnf_rfc1630,
-        no_retrieval="\"implies access to a body of mail already received\": it names a message, not a place to fetch it from (RFC 1630, \"Message-Id\")", no_gateway=True),
-    "cid": SchemeEntry(parser=_parse_cid, rfc1630=_bnf_rfc1630,
-        no_retrieval="\"is only meaningful with the context the same MIME message\" (RFC 1630, \"Content-Id\")", no_gateway=True)})
+# RFC 1738 §4 reserves both names; only RFC 1630's BNF gives them productions (one builder for both)
+declare(
+    {
+        "mid": SchemeEntry(
+            parser=_parse_mid,
+            rfc1630=_bnf_rfc1630,
+            no_retrieval=(
+                '"implies access to a body of mail already received": '
+                'it names a message, not a place to fetch it from (RFC 1630, "Message-Id")'
+            ),
+            no_gateway=True,
+        ),
+        "cid": SchemeEntry(
+            parser=_parse_cid,
+            rfc1630=_bnf_rfc1630,
+            no_retrieval=(
+                '"is only meaningful with the context the same MIME message" '
+                '(RFC 1630, "Content-Id")'
+            ),
+            no_gateway=True,
+        ),
+    }
+)

@@ -8,7 +8,9 @@ __all__ = ['NewsURL']
 # %% ../../nbs/14_news.ipynb #17aa5f0a
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Tuple
-if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
+
+if TYPE_CHECKING:
+    from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError
 from ..encoding import unescape
 from . import SchemeURL, Source, parse_url
@@ -17,63 +19,114 @@ from ..catalog import SchemeEntry, LoginRule, declare
 # %% ../../nbs/14_news.ipynb #652ccd64
 @dataclass(frozen=True, slots=True)
 class NewsURL(SchemeURL):
-    "A `news:` URL: a newsgroup name (`*` for all groups) or an article's message identifier, decoded"
-    group: Optional[str]        # the newsgroup name, or "*"; `None` for an article
-    message_id: Optional[str]   # the Message-ID without its `<>`; `None` for a group
-    fragment: Optional[str]     # the fragment id, as written; `None` when absent
+    "A `news:` URL: a newsgroup name (`*` for all groups) or an article's message id, decoded"
+
+    group: Optional[str]  # the newsgroup name, or "*"; `None` for an article
+    message_id: Optional[str]  # the Message-ID without its `<>`; `None` for a group
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
 
     @property
     def all_groups(self) -> bool:
-        "`news:*`: \"all available news groups\""
-        return self.group == '*'
+        '`news:*`: "all available news groups"'
+        return self.group == "*"
 
     @property
     def hierarchy(self) -> Tuple[str, ...]:
         "The period-delimited parts of the group name (`()` for an article or `*`)"
-        return () if self.group in (None, '*') else tuple(self.group.split('.'))
+        return () if self.group in (None, "*") else tuple(self.group.split("."))
 
     # RFC 1630 "News": "may be dereferenced using NNTP" (see "Dereferencing: NNTP commands")
     def commands(self) -> Tuple[str, ...]:
         "The RFC 977 commands that fetch this group or article from the local news host"
         arg = self.message_id if self.group is None else self.group
-        assert arg is not None              # a NewsURL has a group or a message id
-        bad = next((i for i, c in enumerate(arg) if c in '\r\n\0'), None)
-        if bad is not None: raise URIError(f"the decoded name holds {arg[bad]!r}, which would end the NNTP command", str(self), None, 'commands')
-        if self.all_groups: return ("LIST",)
+        assert arg is not None  # a NewsURL has a group or a message id
+        bad = next((i for i, c in enumerate(arg) if c in "\r\n\0"), None)
+        if bad is not None:
+            raise URIError(
+                f"the decoded name holds {arg[bad]!r}, which would end the NNTP command",
+                str(self),
+                None,
+                "commands",
+            )
+        if self.all_groups:
+            return ("LIST",)
         return (f"ARTICLE <{arg}>",) if self.group is None else (f"GROUP {arg}",)
 
 # %% ../../nbs/14_news.ipynb #5cda732d
-def _parse_news(src:Source) -> NewsURL:
-    "Read `news:` + `groupart` (RFC 1630) or `grouppart` (RFC 1738); an `@` makes it a message identifier"
-    from uri1630.url_grammar import check_production   # loaded with the first URL that needs it, not with the scheme
-    if src.rfc == "1630": check_production(src.text, src.start, src.end, 'groupart', 'rfc1630')
-    else: check_production(src.text, src.start, src.end, 'grouppart', 'rfc1738')
+def _parse_news(src: Source) -> NewsURL:
+    "Read `news:` + `groupart` (RFC 1630) or `grouppart` (RFC 1738); an `@` makes it a message id"
+    # loaded with the first URL that needs it, not with the scheme
+    from uri1630.url_grammar import check_production
+
+    if src.rfc == "1630":
+        check_production(src.text, src.start, src.end, "groupart", "rfc1630")
+    else:
+        check_production(src.text, src.start, src.end, "grouppart", "rfc1738")
     part = src.part
-    if part == '*': return NewsURL(src.url, src.scheme, '*', None, src.fragment)
-    if '@' in part: return NewsURL(src.url, src.scheme, None, unescape(part), src.fragment)
+    if part == "*":
+        return NewsURL(src.url, src.scheme, "*", None, src.fragment)
+    if "@" in part:
+        return NewsURL(src.url, src.scheme, None, unescape(part), src.fragment)
     return NewsURL(src.url, src.scheme, unescape(part), None, src.fragment)
 
 # %% ../../nbs/14_news.ipynb #a31a4b60
-def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
-    "RFC 1630's `newsaddress`, `groupart`, `group` (which `nntpaddress` uses too), `article` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    xalpha = P['xalpha']
-    end = G.Alt(G.End(), G.Lit('#')) if o['fragment'] else G.End()       # what may follow a news article
-    article = G._mailform(xalpha, P['xnoat'], P['escape'], P['alpha'], G.Alt(P['alpha'], G.Seq(P['hostnumber'], end)), P['host'], 'article')
-    group = G.Rule('group', G.Seq(P['ialpha'], G.Rep(G.Seq(G.Lit('.'), P['ialpha']))))
-    groupart = G.Rule('groupart', G.Alt(G.Seq(G.Lit('*'), G.Not(xalpha)), group, article))
+def _bnf_rfc1630(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    o: dict[str, bool],
+) -> None:
+    "RFC 1630's `newsaddress`, `groupart`, `group` (which `nntpaddress` uses too), `article`"
+    xalpha = P["xalpha"]
+    end = G.Alt(G.End(), G.Lit("#")) if o["fragment"] else G.End()  # what may follow a news article
+    article = G._mailform(
+        xalpha,
+        P["xnoat"],
+        P["escape"],
+        P["alpha"],
+        G.Alt(P["alpha"], G.Seq(P["hostnumber"], end)),
+        P["host"],
+        "article",
+    )
+    group = G.Rule("group", G.Seq(P["ialpha"], G.Rep(G.Seq(G.Lit("."), P["ialpha"]))))
+    groupart = G.Rule("groupart", G.Alt(G.Seq(G.Lit("*"), G.Not(xalpha)), group, article))
     P.update(article=article, group=group, groupart=groupart)
-    P['newsaddress'] = G.Rule('newsaddress', G.Seq(G.Lit('news:'), groupart))
+    P["newsaddress"] = G.Rule("newsaddress", G.Seq(G.Lit("news:"), groupart))
 
 # %% ../../nbs/14_news.ipynb #0439de96
-def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
-    "RFC 1738's `newsurl`, `grouppart`, `group` (which `nntpurl` uses too), `article` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    P['group'] = group = G.Rule('group', G.Seq(P['alpha'], G.Rep(G.Chars('group', G.ALPHA + G.DIGIT + '-.+_'))))
-    article = G.Rule('article', G.Seq(G.Rep(G.Alt(G.Chars('article', P['U'] + ';/?:&='), P['escape']), 1), G.Lit('@'), P['host']))
-    grouppart = G.Rule('grouppart', G.Alt(G.Seq(G.Lit('*'), G.End()), G.Seq(group, G.End()), article))
-    S['news'] = G.Rule('newsurl', G.Seq(G.Lit('news:'), grouppart))
+def _bnf_rfc1738(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    S: "dict[str, Node]",
+) -> None:
+    "RFC 1738's `newsurl`, `grouppart`, `group` (which `nntpurl` uses too), `article`"
+    P["group"] = group = G.Rule(
+        "group", G.Seq(P["alpha"], G.Rep(G.Chars("group", G.ALPHA + G.DIGIT + "-.+_")))
+    )
+    article = G.Rule(
+        "article",
+        G.Seq(
+            G.Rep(G.Alt(G.Chars("article", P["U"] + ";/?:&="), P["escape"]), 1),
+            G.Lit("@"),
+            P["host"],
+        ),
+    )
+    grouppart = G.Rule(
+        "grouppart", G.Alt(G.Seq(G.Lit("*"), G.End()), G.Seq(group, G.End()), article)
+    )
+    S["news"] = G.Rule("newsurl", G.Seq(G.Lit("news:"), grouppart))
 
 # %% ../../nbs/14_news.ipynb #2fbf32dc
-declare({"news": SchemeEntry(
-    parser=_parse_news, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,
-    no_retrieval="is location-independent: \"the reader will fetch the article or group from his or her local news host\", "
-                 "and \"News host names are NOT part of news URLs\" (RFC 1630, \"News\", Note 1)")})
+declare(
+    {
+        "news": SchemeEntry(
+            parser=_parse_news,
+            rfc1630=_bnf_rfc1630,
+            rfc1738=_bnf_rfc1738,
+            no_retrieval=(
+                'is location-independent: "the reader will fetch the article or group '
+                'from his or her local news host", '
+                'and "News host names are NOT part of news URLs" (RFC 1630, "News", Note 1)'
+            ),
+        )
+    }
+)

@@ -9,26 +9,36 @@ __all__ = ['PROSPERO_CHARS', 'ProsperoURL']
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional, Tuple, Mapping
-if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
+
+if TYPE_CHECKING:
+    from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URISyntaxError
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED
+from ..grammar import RFC1738_FSEGMENT_EXTRA
 from . import IPURL, Source, parse_login, parse_url
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/21_prospero.ipynb #d2d523ae
-# RFC 1738 §5: psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]; fieldname, fieldvalue = *[ uchar | "?" | ":" | "@" | "&" ]
-_PCHARS = RFC1738_UNRESERVED + "?:@&"          # RFC 1738: uchar | "?" | ":" | "@" | "&"
-PROSPERO_CHARS = MappingProxyType({"1738": MappingProxyType(dict(hsoname=_PCHARS + "=/", field=_PCHARS)),
-                                   "1630": MappingProxyType(dict(hsoname=ALPHA + DIGIT + SAFE_URL + EXTRA + "/"))})
+# RFC 1738 §5: psegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ];
+#   fieldname, fieldvalue = *[ uchar | "?" | ":" | "@" | "&" ]
+_PCHARS = RFC1738_UNRESERVED + "?:@&"  # RFC 1738: uchar | "?" | ":" | "@" | "&"
+PROSPERO_CHARS = MappingProxyType(
+    {
+        "1738": MappingProxyType(dict(hsoname=_PCHARS + "=/", field=_PCHARS)),
+        "1630": MappingProxyType(dict(hsoname=ALPHA + DIGIT + SAFE_URL + EXTRA + "/")),
+    }
+)
+
 
 @dataclass(frozen=True, slots=True)
 class ProsperoURL(IPURL):
-    "A `prospero:` URL: the decoded host-specific object name, its link fields (RFC 1738) or version (RFC 1630)"
-    hsoname: str                                # decoded; a leading `/` kept (`prospero://h//pros/name` → `/pros/name`)
-    field_items: Tuple[Tuple[str, str], ...]    # decoded `(field, value)` pairs, in order (RFC 1738)
-    version: Optional[str]                      # the digits after `%00` (RFC 1630); `None` when absent
-    attributes: Optional[str]                   # the alphanumerics after the version (RFC 1630); `None` when absent
-    fragment: Optional[str]                     # the fragment id, as written; `None` when absent
+    "A `prospero:` URL: the decoded hsoname, its link fields (RFC 1738) or version (RFC 1630)"
+
+    hsoname: str  # decoded; a leading `/` kept (`prospero://h//pros/name` → `/pros/name`)
+    field_items: Tuple[Tuple[str, str], ...]  # decoded `(field, value)` pairs, in order (RFC 1738)
+    version: Optional[str]  # the digits after `%00` (RFC 1630); `None` when absent
+    attributes: Optional[str]  # the alphanumerics after the version (RFC 1630); `None` when absent
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
 
     @property
     def fields(self) -> Mapping[str, str]:
@@ -37,65 +47,135 @@ class ProsperoURL(IPURL):
 
 # %% ../../nbs/21_prospero.ipynb #cb45eeee
 # RFC 1738 §5: fieldspec = ";" fieldname "=" fieldvalue
-def _fieldspecs(src:Source, i:int, end:int) -> Tuple[Tuple[str, str], ...]:
-    'The `(name, value)` pairs of `*[ ";" fieldname "=" fieldvalue ]` in `text[i:end]` (`text[i]` is `;`)'
+def _fieldspecs(src: Source, i: int, end: int) -> Tuple[Tuple[str, str], ...]:
+    "The `(name, value)` pairs of `*[ fieldspec ]` in `text[i:end]` (`text[i]` is `;`)"
     t, ok, items, seen = src.text, PROSPERO_CHARS["1738"]["field"], [], set()
     while i < end:
-        nxt = t.find(';', i + 1, end); nxt = end if nxt < 0 else nxt
-        eq = t.find('=', i + 1, nxt)
-        if eq < 0: src.fail(nxt, 'fieldspec', "a field is ';' fieldname '=' fieldvalue: the '=' is missing")
-        name = src.decode(i + 1, eq, ok, 'fieldname')
-        if name in seen: src.fail(i + 1, 'fieldspec', f"the field {name!r} is given twice")
-        seen.add(name); items.append((name, src.decode(eq + 1, nxt, ok, 'fieldvalue')))
+        nxt = t.find(";", i + 1, end)
+        nxt = end if nxt < 0 else nxt
+        eq = t.find("=", i + 1, nxt)
+        if eq < 0:
+            src.fail(
+                nxt, "fieldspec", "a field is ';' fieldname '=' fieldvalue: the '=' is missing"
+            )
+        name = src.decode(i + 1, eq, ok, "fieldname")
+        if name in seen:
+            src.fail(i + 1, "fieldspec", f"the field {name!r} is given twice")
+        seen.add(name)
+        items.append((name, src.decode(eq + 1, nxt, ok, "fieldvalue")))
         i = nxt
     return tuple(items)
 
-def _version_1630(src:Source, i:int, end:int) -> Tuple[str, Optional[str]]:
+# %% ../../nbs/21_prospero.ipynb #9a63283cbaf04dbcab1f6479b197f3a8
+def _version_1630(src: Source, i: int, end: int) -> Tuple[str, Optional[str]]:
     "`version [ attributes ]` after a `%00`: digits, then alphanumerics"
     t, k = src.text, i
-    while k < end and t[k] in DIGIT: k += 1
-    if k == i: src.fail(i, 'version', "RFC 1630: '%00' is followed by the version number (digits)")
+    while k < end and t[k] in DIGIT:
+        k += 1
+    if k == i:
+        src.fail(i, "version", "RFC 1630: '%00' is followed by the version number (digits)")
     for a in range(k, end):
-        if t[a] not in ALPHA + DIGIT: src.fail(a, 'attributes', "RFC 1630: after the version come only alphanumeric attributes")
+        if t[a] not in ALPHA + DIGIT:
+            src.fail(
+                a, "attributes", "RFC 1630: after the version come only alphanumeric attributes"
+            )
     return t[i:k], (t[k:end] or None)
 
 # %% ../../nbs/21_prospero.ipynb #b780b076
-# RFC 1738 §5: prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ];  RFC 1630: prosperolink … [ % 0 0 version [ attributes ] ]
-_LOGIN = LoginRule(user=False)   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+# RFC 1738 §5: prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ];
+# RFC 1630: prosperolink … [ % 0 0 version [ attributes ] ]
+_LOGIN = LoginRule(user=False)  # RFC 1738 §3.1: how this scheme's login reads (also in its record)
 
-def _parse_prospero(src:Source) -> ProsperoURL:
-    "Read `prospero://hostport/hsoname` with `;field=value` pairs (RFC 1738) or a `%00` version (RFC 1630)"
+
+def _parse_prospero(src: Source) -> ProsperoURL:
+    "Read `prospero://hostport/hsoname` with its fields (RFC 1738) or a `%00` version (RFC 1630)"
     lg = parse_login(src, *_LOGIN)
     t, i, end, ok = src.text, lg.end, src.end, PROSPERO_CHARS[src.rfc]
-    if i >= end: src.fail(i, 'prosperourl', "a prospero: URL has a '/' and the hsoname after the host")
+    if i >= end:
+        src.fail(i, "prosperourl", "a prospero: URL has a '/' and the hsoname after the host")
     items: Tuple[Tuple[str, str], ...] = ()
-    version: Optional[str] = None; attrs: Optional[str] = None
+    version: Optional[str] = None
+    attrs: Optional[str] = None
     if src.rfc == "1738":
-        semi = t.find(';', i + 1, end)
+        semi = t.find(";", i + 1, end)
         he = end if semi < 0 else semi
-        if semi >= 0: items = _fieldspecs(src, semi, end)
+        if semi >= 0:
+            items = _fieldspecs(src, semi, end)
     else:
-        nul = t.find('%00', i + 1, end)
+        nul = t.find("%00", i + 1, end)
         he = end if nul < 0 else nul
-        if nul >= 0: version, attrs = _version_1630(src, nul + 3, end)
-    hso = src.decode(i + 1, he, ok['hsoname'], 'ppath' if src.rfc == "1738" else 'hsoname')
-    return ProsperoURL(src.url, src.scheme, None, None, lg.host, lg.port, hso, items, version, attrs, src.fragment)
+        if nul >= 0:
+            version, attrs = _version_1630(src, nul + 3, end)
+    hso = src.decode(i + 1, he, ok["hsoname"], "ppath" if src.rfc == "1738" else "hsoname")
+    return ProsperoURL(
+        src.url, src.scheme, None, None, lg.host, lg.port, hso, items, version, attrs, src.fragment
+    )
 
 # %% ../../nbs/21_prospero.ipynb #29014ff7
-def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
-    "RFC 1630's `prosperoaddress` (`prosperolink`), `hsoname`, `version`, `attributes` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    version = G.Seq(G.Lit('%00'), G.Rule('version', P['digits']), G.Opt(G.Rule('attributes', G.Rep(P['alphanums'], 1))))
-    P['prosperoaddress'] = G.Rule('prosperoaddress', G.Seq(G.Lit('prospero://'), P['hostport'], G.Lit('/'), G.Rule('hsoname', P['path']), G.Opt(version)))
+def _bnf_rfc1630(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    o: dict[str, bool],
+) -> None:
+    "RFC 1630's `prosperoaddress` (`prosperolink`), `hsoname`, `version`, `attributes`"
+    version = G.Seq(
+        G.Lit("%00"),
+        G.Rule("version", P["digits"]),
+        G.Opt(G.Rule("attributes", G.Rep(P["alphanums"], 1))),
+    )
+    P["prosperoaddress"] = G.Rule(
+        "prosperoaddress",
+        G.Seq(
+            G.Lit("prospero://"),
+            P["hostport"],
+            G.Lit("/"),
+            G.Rule("hsoname", P["path"]),
+            G.Opt(version),
+        ),
+    )
 
 # %% ../../nbs/21_prospero.ipynb #f063dba4
-def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
-    "RFC 1738's `prosperourl`, `ppath`, `psegment`, `fieldspec`, `fieldname`, `fieldvalue` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    uchars, sl = P['uchars'], G.Lit('/')
-    fieldspec = G.Rule('fieldspec', G.Seq(G.Lit(';'), G.Rule('fieldname', uchars('fieldname', '?:@&')), G.Lit('='),
-                                          G.Rule('fieldvalue', uchars('fieldvalue', '?:@&'))))
-    ppath = G.Rule('ppath', G.Seq(G.Rule('psegment', uchars('psegment', RFC1738_FSEGMENT_EXTRA)), G.Rep(G.Seq(sl, G.Rule('psegment', uchars('psegment', RFC1738_FSEGMENT_EXTRA))))))
-    S['prospero'] = G.Rule('prosperourl', G.Seq(G.Lit('prospero://'), P['hostport'], sl, ppath, G.Rep(fieldspec)))
+def _bnf_rfc1738(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    S: "dict[str, Node]",
+) -> None:
+    "RFC 1738's `prosperourl`, `ppath`, `psegment`, `fieldspec`, `fieldname`, `fieldvalue`"
+    uchars, sl = P["uchars"], G.Lit("/")
+    fieldspec = G.Rule(
+        "fieldspec",
+        G.Seq(
+            G.Lit(";"),
+            G.Rule("fieldname", uchars("fieldname", "?:@&")),
+            G.Lit("="),
+            G.Rule("fieldvalue", uchars("fieldvalue", "?:@&")),
+        ),
+    )
+    ppath = G.Rule(
+        "ppath",
+        G.Seq(
+            G.Rule("psegment", uchars("psegment", RFC1738_FSEGMENT_EXTRA)),
+            G.Rep(G.Seq(sl, G.Rule("psegment", uchars("psegment", RFC1738_FSEGMENT_EXTRA)))),
+        ),
+    )
+    S["prospero"] = G.Rule(
+        "prosperourl", G.Seq(G.Lit("prospero://"), P["hostport"], sl, ppath, G.Rep(fieldspec))
+    )
 
 # %% ../../nbs/21_prospero.ipynb #95b89de5
-declare({"prospero": SchemeEntry(parser=_parse_prospero, default_port=1525, login=_LOGIN, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,   # RFC 1738 §3.11: port 1525
-    no_retrieval="is resolved through the Prospero directory service into an access method; uri1630 has no Prospero client")})
+declare(
+    {
+        "prospero": SchemeEntry(
+            parser=_parse_prospero,
+            # RFC 1738 §3.11: port 1525
+            default_port=1525,
+            login=_LOGIN,
+            rfc1630=_bnf_rfc1630,
+            rfc1738=_bnf_rfc1738,
+            no_retrieval=(
+                "is resolved through the Prospero directory service into an access method; "
+                "uri1630 has no Prospero client"
+            ),
+        )
+    }
+)

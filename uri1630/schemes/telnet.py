@@ -8,50 +8,88 @@ __all__ = ['TelnetURL']
 # %% ../../nbs/15_telnet.ipynb #8974a3be
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
-if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
+
+if TYPE_CHECKING:
+    from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URISyntaxError
 from . import IPURL, Source, parse_login, parse_url
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/15_telnet.ipynb #28f23f46
-# RFC 1738 §5: telneturl = "telnet://" login [ "/" ];  RFC 1630: telnetaddress  t e l n e t : / / login
+# RFC 1738 §5: telneturl = "telnet://" login [ "/" ];
+# RFC 1630: telnetaddress  t e l n e t : / / login
 @dataclass(frozen=True, slots=True)
 class TelnetURL(IPURL):
     "A `telnet:`, `rlogin:` or `tn3270:` URL: an interactive session, described by its login alone"
-    fragment: Optional[str]   # the fragment id, as written; `None` when absent
+
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
 
     @property
     def advice(self) -> str:
         "What to tell the user: the user name and password are only suggestions (RFC 1738 §3.8)"
-        if self.user is None: return f"Connect to {self.host} port {self.effective_port}."
+        if self.user is None:
+            return f"Connect to {self.host} port {self.effective_port}."
         pw = "" if self.password is None else f" and password {self.password!r}"
-        return f"Connect to {self.host} port {self.effective_port}; suggested user name {self.user!r}{pw}."
+        return (
+            f"Connect to {self.host} port {self.effective_port}; "
+            f"suggested user name {self.user!r}{pw}."
+        )
 
-_LOGIN = LoginRule()   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+# %% ../../nbs/15_telnet.ipynb #acae54e37e7d407bbb7b55eff062a284
+_LOGIN = LoginRule()  # RFC 1738 §3.1: how this scheme's login reads (also in its record)
 
-def _parse_telnet(src:Source) -> TelnetURL:
+
+def _parse_telnet(src: Source) -> TelnetURL:
     "Read `telnet://login [ / ]` (also `rlogin:` and `tn3270:`)"
     lg = parse_login(src, *_LOGIN)
     i, end = lg.end, src.end
     if i < end:
-        if src.rfc == "1630": src.fail(i, 'telnetaddress', "RFC 1630's telnetaddress ends with the login (no '/')")
-        if i + 1 < end: src.fail(i + 1, 'telneturl', f"a {src.scheme}: URL has nothing after the login but an optional '/'")
+        if src.rfc == "1630":
+            src.fail(i, "telnetaddress", "RFC 1630's telnetaddress ends with the login (no '/')")
+        if i + 1 < end:
+            src.fail(
+                i + 1,
+                "telneturl",
+                f"a {src.scheme}: URL has nothing after the login but an optional '/'",
+            )
     return TelnetURL(src.url, src.scheme, lg.user, lg.password, lg.host, lg.port, src.fragment)
 
 # %% ../../nbs/15_telnet.ipynb #e553a1d8
-def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
-    "RFC 1630's `telnetaddress` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    P['telnetaddress'] = G.Rule('telnetaddress', G.Seq(G.Lit('telnet://'), P['login']))
+def _bnf_rfc1630(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    o: dict[str, bool],
+) -> None:
+    "RFC 1630's `telnetaddress`"
+    P["telnetaddress"] = G.Rule("telnetaddress", G.Seq(G.Lit("telnet://"), P["login"]))
 
 # %% ../../nbs/15_telnet.ipynb #91662575
-def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
-    "RFC 1738's `telneturl` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    S['telnet'] = G.Rule('telneturl', G.Seq(G.Lit('telnet://'), P['login'], G.Opt(G.Lit('/'))))
+def _bnf_rfc1738(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    S: "dict[str, Node]",
+) -> None:
+    "RFC 1738's `telneturl`"
+    S["telnet"] = G.Rule("telneturl", G.Seq(G.Lit("telnet://"), P["login"], G.Opt(G.Lit("/"))))
 
 # %% ../../nbs/15_telnet.ipynb #79a341fe
-_SESSION = SchemeEntry(parser=_parse_telnet, login=_LOGIN, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,
-    no_retrieval="represents an interactive session: \"information within the service cannot be addressed individually or, in general, automatically retrieved\" (RFC 1630, \"Telnet, rlogin, tn3270\")",
-    no_gateway=True)
-# RFC 1738 §3.8: telnet's port is 23; neither RFC gives rlogin's or tn3270's: IANA's (rlogin 513, tn3270 over telnet 23)
-declare({"telnet": _SESSION._replace(default_port=23), "rlogin": _SESSION._replace(default_port=513),
-         "tn3270": _SESSION._replace(default_port=23)})
+_SESSION = SchemeEntry(
+    parser=_parse_telnet,
+    login=_LOGIN,
+    rfc1630=_bnf_rfc1630,
+    rfc1738=_bnf_rfc1738,
+    no_retrieval=(
+        'represents an interactive session: "information within the service cannot be addressed '
+        'individually or, in general, automatically retrieved" (RFC 1630, "Telnet, rlogin, tn3270")'
+    ),
+    no_gateway=True,
+)
+# RFC 1738 §3.8: telnet's port is 23; neither RFC gives rlogin's or tn3270's:
+#   IANA's (rlogin 513, tn3270 over telnet 23)
+declare(
+    {
+        "telnet": _SESSION._replace(default_port=23),
+        "rlogin": _SESSION._replace(default_port=513),
+        "tn3270": _SESSION._replace(default_port=23),
+    }
+)

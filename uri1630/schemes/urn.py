@@ -8,7 +8,9 @@ __all__ = ['URN']
 # %% ../../nbs/16_urn.ipynb #94ca1ef7
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Tuple
-if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
+
+if TYPE_CHECKING:
+    from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URISyntaxError
 from ..grammar import ALPHA, DIGIT, SAFE, EXTRA, is_valid
 from ..encoding import unescape
@@ -17,38 +19,50 @@ from . import SchemeURL, Source, parse_url
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/16_urn.ipynb #184a1c3e
-# RFC 1630 generic BNF (repaired): path  [ xpalphas ] [ / path ], ":" allowed; search  xalphas [ + search ]
+# RFC 1630 generic BNF (repaired): path  [ xpalphas ] [ / path ], ":" allowed;
+#   search  xalphas [ + search ]
 _PATH_CHARS = ALPHA + DIGIT + SAFE + EXTRA + "+/:"
 _SEARCH_CHARS = ALPHA + DIGIT + SAFE + EXTRA + "+"
+
 
 @dataclass(frozen=True, slots=True)
 class URN(SchemeURL):
     "A `urn:` URI: the path (as written) of a name encoded by RFC 1630's rules, and its search part"
-    path: str                 # everything after `urn:` up to `?` or `#`, escapes kept
-    search: Optional[str]     # after `?`, as written; `None` when absent
-    fragment: Optional[str]   # the fragment id, as written; `None` when absent
+
+    path: str  # everything after `urn:` up to `?` or `#`, escapes kept
+    search: Optional[str]  # after `?`, as written; `None` when absent
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
 
     @property
     def segments(self) -> Tuple[str, ...]:
-        "The path split at `/` (never at `%2F`), each segment decoded; a leading `/` gives a void first segment"
+        "The path split at `/` (never at `%2F`), each segment decoded (a leading `/`: a void first)"
         return tuple(unescape(s) for s in segments(self.path))
 
     @property
     def is_hierarchical(self) -> bool:
-        "Whether the path uses the slash delimiter (\"If the URN has a hierarchical nature …\")"
-        return '/' in self.path
+        'Whether the path uses the slash delimiter ("If the URN has a hierarchical nature …")'
+        return "/" in self.path
 
 # %% ../../nbs/16_urn.ipynb #4bfabc9e
-def _parse_urn(src:Source) -> URN:
+def _parse_urn(src: Source) -> URN:
     "Read `urn:` + `path [ ? search ]` with the generic syntax"
     t, end = src.text, src.end
-    q = t.find('?', src.start, end)
+    q = t.find("?", src.start, end)
     pe = end if q < 0 else q
-    path = src.check(src.start, pe, _PATH_CHARS, 'path')
-    search = None if q < 0 else src.check(q + 1, end, _SEARCH_CHARS, 'search')
+    path = src.check(src.start, pe, _PATH_CHARS, "path")
+    search = None if q < 0 else src.check(q + 1, end, _SEARCH_CHARS, "search")
     return URN(src.url, src.scheme, path, search, src.fragment)
 
 # %% ../../nbs/16_urn.ipynb #7c6cd700
-declare({"urn": SchemeEntry(parser=_parse_urn,
-    no_retrieval="is \"reserved for use in encoding a Uniform Resource Name when that has been developed\" (RFC 1630, \"URN\")",
-    no_gateway=True)})
+declare(
+    {
+        "urn": SchemeEntry(
+            parser=_parse_urn,
+            no_retrieval=(
+                'is "reserved for use in encoding a Uniform Resource Name '
+                'when that has been developed" (RFC 1630, "URN")'
+            ),
+            no_gateway=True,
+        )
+    }
+)
