@@ -15,7 +15,8 @@ from .grammar import GRAMMARS, validate
 import uri1630.url_grammar   # registers the grammars "rfc1630" and "rfc1738" for `check --grammar`
 from .encoding import LEVELS, canonical, compare, equivalent, to_level
 from .context import extract, extract_stream
-from .retrieve import retrieve, RetrievalError, DEFAULT_TOTAL_TIMEOUT
+from .access import retrieve
+from .transport import RetrievalError, DEFAULT_TOTAL_TIMEOUT
 from .schemes import parse_url, url_record
 
 # %% ../nbs/30_cli.ipynb #d76832b6

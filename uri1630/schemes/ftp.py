@@ -109,7 +109,7 @@ def _type_arg(code:str) -> str:
 import re
 from typing import TYPE_CHECKING, Sequence, TypedDict
 from ..errors import _need_str
-if TYPE_CHECKING: from uri1630.retrieve import _Conn, RetrievalOptions
+if TYPE_CHECKING: from uri1630.transport import _Conn, RetrievalOptions
 
 # %% ../../nbs/11_ftp.ipynb #9bb5bda5
 _REPLY_RE = re.compile(rb'(\d{3})([ -])')
@@ -180,7 +180,7 @@ def ftp_session(host:str,          # the FTP server's host
                 **kw:Any,          # else: `timeout`, `max_bytes`, `trace`, `total_timeout`, as for `retrieve`
                ) -> bytes:
     "Log in and run `commands` on one control connection; return the data of the transfer command"
-    from uri1630.retrieve import RetrievalError, _options   # the transport, imported on the first retrieval
+    from uri1630.transport import RetrievalError, _options   # the transport, imported on the first retrieval
     o = o or _options(f"ftp://{host}:{port}/", **kw)
     if o.proxy: raise ValueError("ftp_session talks to the server itself: for a gateway, use retrieve(url, proxy=...)")
     commands = [_need_str(cmd, 'command') for cmd in commands]   # each as the exact str it holds
@@ -201,7 +201,7 @@ class _FtpState(TypedDict):
 
 def _ftp_dialogue(host:str, port:int, commands:Sequence[str], o:'RetrievalOptions') -> bytes:
     "The FTP dialogue of `ftp_session`: greeting, login, the commands, `QUIT`"
-    from uri1630.retrieve import RetrievalError   # the transport, imported on the first retrieval
+    from uri1630.transport import RetrievalError   # the transport, imported on the first retrieval
     st: _FtpState = {'data': None, 'logged_in': False, 'asked': None}     # the transfer's data; the login state
     with o.conn(host, port, 'ftp') as c:
         _ftp_greeting(c)

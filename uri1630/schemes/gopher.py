@@ -132,8 +132,8 @@ from typing import Callable, NamedTuple, Iterable, Iterator, TYPE_CHECKING
 from ..errors import URIEncodingError
 from ..encoding import escape
 if TYPE_CHECKING:
-    from uri1630.retrieve import _Conn, RetrievalOptions
-    from uri1630.security import Risk
+    from uri1630.transport import _Conn, RetrievalOptions
+    from uri1630.catalog import Risk
 
 # %% ../../nbs/12_gopher.ipynb #9dc18d74
 def _gopher_syntax(src:Source) -> tuple[set[int], int]:
@@ -151,7 +151,7 @@ def _gopher_risks(src:Source, url:GopherURL, common:"Callable[..., tuple[Risk, .
     form = {k for k in range(ask, src.end) if t[k] == '%' and t[k + 1:k + 3].upper() in ('09', '0A', '0D')} if ask >= 0 else set()
     found = common(src, url, syntax=frozenset(tabs | form))
     if ask < 0: return found
-    from uri1630.security import Risk          # imported when needed: uri1630.security imports the schemes
+    from uri1630.catalog import Risk           # the records' hazard type, a floor below
     return found + (Risk('gopher-ask', ask, "a Gopher+ ASK block (RFC 1738 §3.4.9): retrieving it sends several request lines of the "
                          "URL's choosing to its host and port (to another protocol's server, extra commands); retrieve sends it only with allow_ask=True"),)
 
@@ -241,7 +241,7 @@ def parse_menu(data:bytes,              # a menu as received (the `.` line may b
 # %% ../../nbs/12_gopher.ipynb #4e88e33a
 def _gopher_plus_body(c:'_Conn', command:str) -> bytes:
     "Read a Gopher+ reply: `+N` N octets, `+-1` up to a `.` line, `+-2` to the close; `-…` is an error"
-    from uri1630.retrieve import _number      # the transport, imported on the first retrieval
+    from uri1630.transport import _number      # the transport, imported on the first retrieval
     head = c.readline('the Gopher+ reply header')
     if not head.endswith(b'\n'): c.fail(f"malformed Gopher+ reply header {head[:80]!r}", command=command)
     h = head.strip()
@@ -264,7 +264,7 @@ def gopher_exchange(host:str,        # the gopher server's host
                     **kw:Any,        # else: `timeout`, `max_bytes`, `trace`, `total_timeout`, as for `retrieve`
                    ) -> bytes:
     "Send `request` to `host`:`port` and read the reply as item type `gtype` says"
-    from uri1630.retrieve import _options     # the transport, imported on the first retrieval
+    from uri1630.transport import _options     # the transport, imported on the first retrieval
     o = o or _options(f"gopher://{host}:{port}/", **kw)
     if o.proxy: raise ValueError("gopher_exchange talks to the server itself: for a gateway, use retrieve(url, proxy=...)")
     if not request.endswith('\r\n') or (not plus and ('\n' in request[:-2] or '\r' in request[:-2])):
@@ -285,7 +285,7 @@ def gopher_exchange(host:str,        # the gopher server's host
 # %% ../../nbs/12_gopher.ipynb #3268a0df
 def _gopher_request(u:GopherURL, o:'RetrievalOptions') -> str:
     "The request of gopher URL `u`; an ASK block only if `o.allow_ask` (it sends lines of the URL's choosing)"
-    from uri1630.retrieve import _mask_password   # the transport, imported on the first retrieval
+    from uri1630.transport import _mask_password   # the transport, imported on the first retrieval
     if u.ask_block is not None and not o.allow_ask:
         raise URIError("this gopher+ URL carries an ASK block (form values sent as extra request lines, RFC 1738 §3.4.9); "
                        "pass allow_ask=True to send it", _mask_password(u.text), u.ask_block, 'gopher+_string')
@@ -302,7 +302,7 @@ def iter_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
               **kw:Any,  # the options of `retrieve`
              ) -> Iterator[MenuItem]:
     "The `MenuItem`s of a gopher menu as they arrive: one line in memory at a time"
-    from uri1630.retrieve import _options     # the transport, imported on the first retrieval
+    from uri1630.transport import _options     # the transport, imported on the first retrieval
     u = parse_url(url, kw.get('rfc', '1738'))
     if u.scheme != 'gopher' or not isinstance(u, GopherURL) or u.gtype not in ('1', '7'):
         raise URIError(f"a menu is a gopher URL of type 1 or 7, not {_masked(url)[:200]!r}", url, None, 'gopher')   # masked before it is cut
@@ -311,7 +311,7 @@ def iter_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type 7)
 
 def _menu_stream(u:GopherURL, o:'RetrievalOptions', request:str) -> Iterator[MenuItem]:
     "The generator behind `iter_menu`: connect, send `request`, yield each item as its line arrives"
-    from uri1630.retrieve import RetrievalError, _retrieve   # the transport, imported on the first retrieval
+    from uri1630.transport import RetrievalError, _retrieve   # the transport, imported on the first retrieval
     if o.proxy:                                 # through a gateway, as `retrieve` sends it (the same checks first): its reply, bounded by max_bytes
         data = _retrieve(o.url, o)
         try: yield from _menu_items((m.group() for m in re.finditer(rb'[^\n]*+\n|[^\n]++\Z', data)), 'latin-1')
@@ -330,7 +330,7 @@ def retrieve_menu(url:str,   # a gopher URL of a menu (type 1) or a search (type
                   **kw:Any,  # the options of `retrieve`
                  ) -> tuple[MenuItem, ...]:
     "Retrieve a gopher menu and return its `MenuItem`s (each `.url` a gopher URL again)"
-    from uri1630.retrieve import DEFAULT_MAX_BYTES, RetrievalError, _mask_password   # the transport, imported on the first retrieval
+    from uri1630.transport import DEFAULT_MAX_BYTES, RetrievalError, _mask_password   # the transport, imported on the first retrieval
     budget: int = kw.get('max_bytes', DEFAULT_MAX_BYTES)
     items: list[MenuItem] = []
     for item in iter_menu(url, **kw):     # each item held costs about _ITEM_COST octets besides its text: counted too
