@@ -7,7 +7,7 @@ line lives in `uri1630.cli`, the widgets in `uri1630.widgets`. It is also the lo
 the module above it that fills one of its hooks (`_fill`): no module imports, or loads by name, one above it."""
 from __future__ import annotations   # annotations are for mypy only: not evaluated, so `typing` is not imported
 # `__version__` is (re)written in place by nbdev_export from settings.ini (put_version_in_init)
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 from types import ModuleType as _ModuleType   # already loaded by the interpreter
 TYPE_CHECKING = False
 if TYPE_CHECKING: from typing import Any
