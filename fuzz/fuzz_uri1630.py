@@ -148,7 +148,7 @@ def t_unescape(t, t2, pick):
 def t_built(t, t2, pick):
     "Issue 20: what is built from a server's fields parses back to them (menu items, redirect targets); hosts, Windows names stay where they say"
     MenuItem, redirect_target = _get("schemes.gopher", "MenuItem"), _get("schemes.http", "_redirect_target")
-    address, FileURL = _get("retrieve", "_address"), _get("schemes.file", "FileURL")
+    address, FileURL = _get("transport", "_address"), _get("schemes.file", "FileURL")
     if MenuItem is not None:
         f = (t.split('\t') + ['', '', ''])[:3]
         item = MenuItem(f[0][:1] or '0', '', f[1], f[2], (pick * 257) % 65536)

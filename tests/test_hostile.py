@@ -11,8 +11,9 @@ import servers as S
 from uri1630 import parse_url, split_url, URIError
 from uri1630.security import risks
 import importlib
-R = importlib.import_module('uri1630.retrieve')     # the module (the package re-exports the function `retrieve`)
-from uri1630.retrieve import retrieve, RetrievalError
+R = importlib.import_module('uri1630.transport')    # the transport (the package re-exports the function `retrieve`)
+from uri1630.access import retrieve
+from uri1630.transport import RetrievalError
 from uri1630.schemes.gopher import retrieve_menu, parse_menu, iter_menu   # moved from uri1630.retrieve (#15)
 
 SECRET = "s3cr3tPW"

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 import servers as S
-from uri1630.retrieve import retrieve, RetrievalError
+from uri1630.access import retrieve
+from uri1630.transport import RetrievalError
 from uri1630.schemes.gopher import retrieve_menu   # moved from uri1630.retrieve (#15)
 
 EXAMPLES = int(os.environ.get('FUZZ_EXAMPLES', '150'))

@@ -21,7 +21,7 @@ import uri1630
 from uri1630 import URIError
 from uri1630.errors import _bounded
 from uri1630.schemes import parse_url, _parse_slow, url_record, split_url, parse_login, USER_CHARS
-from uri1630.retrieve import RetrievalError, Deadline, _Conn
+from uri1630.transport import RetrievalError, Deadline, _Conn
 from uri1630.security import risks
 from uri1630.encoding import canonical, compare, equivalent, to_level, LEVELS
 from uri1630.cli import main

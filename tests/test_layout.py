@@ -1,13 +1,9 @@
-"""The package layout (issue #15): `import uri1630` loads nothing heavy, the moved scheme modules still import
-(with a DeprecationWarning) as the same objects, the public API is what `__all__` lists, and the scheme registry
+"""The package layout (issue #15): `import uri1630` loads nothing heavy, the public API is what `__all__` lists, and the scheme registry
 keeps one entry per scheme under one lock."""
 import importlib, json, subprocess, sys, threading, warnings
 import pytest
 import uri1630
 from uri1630.errors import URIError
-
-OLD = 'file ftp further gopher http mailto mid news prospero telnet urn wais'.split()
-
 
 def _run(code:str) -> str:
     "Run `code` in a fresh interpreter; its stdout"
@@ -19,7 +15,7 @@ def test_import_loads_no_grammar_socket_or_retrieval():
     out = json.loads(_run("import sys, json; import uri1630; print(json.dumps(sorted(sys.modules)))"))
     ours = [m for m in out if m.startswith("uri1630.")]
     assert ours == [], ours
-    for heavy in ("socket", "uri1630.retrieve", "uri1630.url_grammar", "uri1630.grammar", "uri1630.cli", "uri1630.scale"):
+    for heavy in ("socket", "uri1630.transport", "uri1630.url_grammar", "uri1630.grammar", "uri1630.cli", "uri1630.scale"):
         assert heavy not in out, heavy
 
 
@@ -33,20 +29,6 @@ def test_first_use_loads_what_it_needs():
     assert out[3:] == [False, False]
 
 
-@pytest.mark.parametrize("name", OLD)
-def test_old_module_names_warn_and_give_the_same_objects(name):
-    "`uri1630.scheme_<name>` imports, warns, and is the module `uri1630.schemes.<name>` (same objects, private ones too)"
-    code = (f"import warnings, json\nwith warnings.catch_warnings(record=True) as w:\n"
-            f"    warnings.simplefilter('always')\n    import uri1630.scheme_{name} as old\n"
-            f"import uri1630.schemes.{name} as new\nfrom uri1630 import scheme_{name} as again\n"
-            f"print(json.dumps([old is new, again is new, [str(x.category.__name__) for x in w], "
-            f"[str(x.message) for x in w], all(getattr(old, n) is getattr(new, n) for n in new.__all__)]))")
-    same, again, cats, msgs, objs = json.loads(_run(code))
-    assert same and again and objs
-    assert cats == ["DeprecationWarning"], (cats, msgs)
-    assert f"uri1630.schemes.{name}" in msgs[0]
-
-
 def test_public_api_is_all_and_unchanged():
     "Every name of `__all__` resolves, to the object its module exports; `dir` lists them; `import *` gives them"
     mods = {m: importlib.import_module(f"uri1630.{m}") for m in uri1630._EXPORTS}
@@ -58,8 +40,8 @@ def test_public_api_is_all_and_unchanged():
     exec("from uri1630 import *", ns)
     assert set(uri1630.__all__) <= set(ns)
     assert callable(uri1630.retrieve)                                  # the function, not the module of that name
-    out = _run("import importlib, types, uri1630; f = uri1630.retrieve; importlib.import_module('uri1630.retrieve'); "
-               "importlib.reload(importlib.import_module('uri1630.retrieve')); print(isinstance(uri1630.retrieve, types.FunctionType))")
+    out = _run("import importlib, types, uri1630; f = uri1630.retrieve; importlib.import_module('uri1630.access'); "
+               "importlib.reload(importlib.import_module('uri1630.access')); print(isinstance(uri1630.retrieve, types.FunctionType))")
     assert out.strip() == "True"
     with pytest.raises(AttributeError): uri1630.no_such_name
 
@@ -133,29 +115,16 @@ def test_concurrent_registration_one_winner_per_slot():
 
 
 # ---------------------------------------------------------------- #15 phase 2: the access algorithms live in their slices
-def test_moved_retrieval_names_warn_from_the_old_module():
-    import importlib, warnings
-    R = importlib.import_module("uri1630.retrieve")
-    for name, mod in [("http_request", "http"), ("ftp_session", "ftp"), ("gopher_exchange", "gopher"), ("parse_menu", "gopher"),
-                      ("retrieve_menu", "gopher"), ("iter_menu", "gopher"), ("MenuItem", "gopher"), ("undot", "gopher")]:
-        new = getattr(importlib.import_module(f"uri1630.schemes.{mod}"), name)
-        with pytest.warns(DeprecationWarning, match=f"uri1630.schemes.{mod}"): assert getattr(R, name) is new
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            assert getattr(uri1630, name) is new                          # the package-level name: no warning
-    with pytest.raises(AttributeError): R.no_such_name
-
-
 def test_transport_imports_no_slice_and_parsing_loads_no_transport():
     out = _run("import sys, uri1630; uri1630.parse_url('http://h/'); uri1630.parse_url('ftp://h/f'); "
-               "print('socket' in sys.modules, 'uri1630.retrieve' in sys.modules)")
+               "print('socket' in sys.modules, 'uri1630.transport' in sys.modules)")
     assert out.split() == ["False", "False"]
-    out = _run("import sys, uri1630.retrieve; print(sorted(m for m in sys.modules if m.startswith('uri1630.schemes.')))")
+    out = _run("import sys, uri1630.transport; print(sorted(m for m in sys.modules if m.startswith('uri1630.schemes.')))")
     assert out.strip() == "[]"
 
 
 def test_register_retrieval_writes_the_entry():
-    from uri1630.retrieve import register_retrieval, retrieve
+    from uri1630.access import register_retrieval, retrieve
     fetch = lambda u, o: u.path.encode()
     try:
         register_retrieval("x-entry", fetch)

@@ -11,7 +11,8 @@ from hypothesis import given, settings, strategies as st
 
 import servers as S
 from uri1630 import parse_url, URIError
-from uri1630.retrieve import retrieve, RetrievalError
+from uri1630.access import retrieve
+from uri1630.transport import RetrievalError
 from uri1630.schemes.gopher import retrieve_menu, parse_menu, undot, MenuItem   # moved from uri1630.retrieve (#15)
 
 IN_CI = os.environ.get('CI') == 'true'

@@ -11,7 +11,8 @@ from hypothesis import given, settings, strategies as st, HealthCheck, assume
 
 import servers as S
 from uri1630 import parse_url, equivalent, compare, risks, URIError
-from uri1630.retrieve import retrieve, RetrievalError
+from uri1630.access import retrieve
+from uri1630.transport import RetrievalError
 from uri1630.schemes.gopher import MenuItem, iter_menu, parse_menu
 
 SLOW = settings(deadline=None, max_examples=min(60, settings.default.max_examples),

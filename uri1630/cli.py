@@ -25,7 +25,8 @@ from .grammar import GRAMMARS, validate
 import uri1630.url_grammar
 from .encoding import LEVELS, canonical, compare, equivalent, to_level
 from .context import extract, extract_stream
-from .retrieve import retrieve, RetrievalError, DEFAULT_TOTAL_TIMEOUT
+from .access import retrieve
+from .transport import RetrievalError, DEFAULT_TOTAL_TIMEOUT
 from .schemes import parse_url, url_record
 
 # %% ../nbs/30_cli.ipynb #d76832b6

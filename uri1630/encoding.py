@@ -8,7 +8,6 @@ __all__ = ['ALNUM', 'ESCAPE_SAFE', 'LEVELS', 'escape', 'unescape', 'reserved_set
 
 # %% ../nbs/06_encoding.ipynb #f35d11b1
 import re
-from importlib import import_module
 from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
 from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded, _password_spans, _login_split
@@ -296,6 +295,22 @@ def to_level(uri:Union[str, URI],               # the URI or partial form (text 
     "Re-encode `uri` at `level` without changing its meaning: reserved characters keep their state, valid escapes are never double-encoded"
     return _to_level(_uri_text(uri), as_level(level), encoding, reserved)
 
+# %% ../nbs/06_encoding.ipynb #7c3ed793
+# the scheme layer, above this module, hands its reader down: (parse_url, GenericURL), set when `uri1630.schemes` is imported
+_URL_READER: list[tuple[Callable[..., Any], type]] = []
+
+def _set_url_reader(parse_url:Callable[..., Any], generic:type) -> None:
+    "Hand encoding the scheme layer's `parse_url` and its class of a URL of no registered scheme"
+    _URL_READER[:] = [(parse_url, generic)]
+
+def _url_reader() -> tuple[Callable[..., Any], type]:
+    "`(parse_url, GenericURL)`, handed down by the scheme layer (the package's loader imports it on first need)"
+    if not _URL_READER:
+        from uri1630 import _fill
+        _fill('url reader')
+    return _URL_READER[0]
+
+
 # %% ../nbs/06_encoding.ipynb #45f01cb9
 # RFC 1738 §2.2: "Thus, only alphanumerics, the special characters "$-_.+!*'(),", and reserved characters used for their
 # reserved purposes may be used unencoded within a URL."  (reserved = ";" | "/" | "?" | ":" | "@" | "=" | "&")
@@ -320,8 +335,7 @@ def _encode_unsafe(text:str, encoding:str) -> str:
 def _registered(text:str) -> Optional[Any]:
     "The scheme object `parse_url` reads from `text` (RFC 1738's reading), or None: not a URL of a registered scheme"
     if not text: return None
-    S = import_module('uri1630.schemes')   # the layer above this one, loaded by name on use: the one upward read left in encoding (see Architecture)
-    parse_url, GenericURL = S.parse_url, S.GenericURL
+    parse_url, GenericURL = _url_reader()
     try: u = parse_url(text)
     except (URIError, ValueError): return None
     return None if isinstance(u, GenericURL) else u
@@ -400,7 +414,7 @@ def _url_login(text:str, s:int, u:Any, L:Level, R:frozenset[str], encoding:str, 
 
 def _url_level_or_refuse(text:str, u:Any, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]) -> str:
     "`_url_to_level`, checked: the URL built parses back to `u`'s fields; else the characters written unencoded keep their state; else a `URIError`"
-    parse_url = import_module('uri1630.schemes').parse_url   # the layer above, by name on use (as in `_registered`)
+    parse_url = _url_reader()[0]
     want, UL = _fields(u), _url_level(L)
     transport = UL.name != 'decoded'                         # `decoded` is not for transport: its check is through `canonical`
     for keep in (frozenset(), frozenset(c for c in text if c != '%')):   # second try: a character the scheme needs unencoded stays so

@@ -12,7 +12,6 @@ __all__ = ['ALPHA', 'DIGIT', 'SAFE', 'EXTRA', 'RESERVED', 'HEX', 'NATIONAL', 'PU
 
 # %% ../nbs/23_bnf_generic.ipynb #8611c1bd
 import re, sys
-from importlib import import_module
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, NoReturn, Optional
 from .errors import URIError, URISyntaxError, _need_str
@@ -255,8 +254,9 @@ def validate(text:str,               # the URI (or, with `partial`, the partial 
         if _GENERIC[1](text) is None: _diagnose(GENERIC, text, False)
         return
     check = GRAMMARS.get(grammar) if isinstance(grammar, str) else None
-    if check is None and grammar in _URL_GRAMMAR_NAMES:     # registered when `uri1630.url_grammar` is first imported
-        import_module('uri1630.url_grammar'); check = GRAMMARS.get(grammar)
+    if check is None and grammar in _URL_GRAMMAR_NAMES:     # registered by the URL grammars' module when it is imported
+        from uri1630 import _fill
+        _fill('url grammars'); check = GRAMMARS.get(grammar)   # the package's loader imports it: none is named here
     if check is None: _need_str(grammar, 'grammar'); raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}")
     check(text, partial)
 

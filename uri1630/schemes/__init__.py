@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar, cast
 from ..errors import URIError, URISyntaxError, _need_str, _bounded, _login_split, _masked
 from ..grammar import ALPHA, DIGIT, HEX, RFC1738_SCHEME, RFC1738_USER_EXTRA, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, _many, ESCAPE_RE, RFC1738_UNRESERVED
-from ..encoding import unescape
+from ..encoding import unescape, _set_url_reader
 from ..syntax import URI, parse, _new
 from ..catalog import (DEFAULT_PORTS, SCHEMES, SCHEME_ENTRIES, SchemeEntry, LoginRule, declare, _ENTRIES, _REGISTRY, _FAST,
                              _READERS, _GENERATION, _LOCK, _BUILTIN, _LOADED, _load_builtins, _load_for, _slice_of, _register, _get)
@@ -190,8 +190,8 @@ def register_scheme(name:str,                               # the scheme name (a
 
 # %% ../../nbs/09_specific_schemes.ipynb #3994d405
 # A scheme's access algorithm (its record's `retrieval`) lives in its own module; the transport under it
-# (connections, deadlines, limits, `RetrievalError`) is `uri1630.retrieve`. A slice imports the transport's
-# names inside the functions that use them (`from uri1630.retrieve import _options`): parsing never loads a socket.
+# (connections, deadlines, limits, `RetrievalError`) is `uri1630.transport`. A slice imports the transport's
+# names inside the functions that use them (`from uri1630.transport import _options`): parsing never loads a socket.
 
 
 # %% ../../nbs/09_specific_schemes.ipynb #5429352f
@@ -255,6 +255,9 @@ def _parse_slow(text:str, rfc:str="1738") -> SchemeURL:
     obj = _parser(src.scheme)(src)
     if not isinstance(obj, SchemeURL): raise TypeError(f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL")
     return obj
+
+_set_url_reader(parse_url, GenericURL)   # encoding, a floor below, reads URLs of registered schemes with it (RFC 1738 §2.2)
+
 
 # %% ../../nbs/09_specific_schemes.ipynb #6c886baf
 def _run(chars:str) -> str:

@@ -147,7 +147,7 @@ def _join_levels(segs:list[str], style:str) -> str:
 # %% ../../nbs/18_file.ipynb #b1a7c44a
 import stat
 from typing import TYPE_CHECKING
-if TYPE_CHECKING: from uri1630.retrieve import RetrievalOptions
+if TYPE_CHECKING: from uri1630.transport import RetrievalOptions
 
 # %% ../../nbs/18_file.ipynb #96032c7f
 def _retrieve_file(u:FileURL, o:'RetrievalOptions') -> bytes:

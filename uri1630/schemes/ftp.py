@@ -156,7 +156,7 @@ import re
 from typing import TYPE_CHECKING, Sequence, TypedDict
 
 if TYPE_CHECKING:
-    from uri1630.retrieve import _Conn, RetrievalOptions
+    from uri1630.transport import _Conn, RetrievalOptions
 
 # %% ../../nbs/11_ftp.ipynb #9bb5bda5
 _REPLY_RE = re.compile(rb"(\d{3})([ -])")
@@ -300,7 +300,7 @@ def _ftp_command(c: "_Conn", cmd: str, o: "RetrievalOptions", st: _FtpState) -> 
 # %% ../../nbs/11_ftp.ipynb #dcd67705
 def _ftp_dialogue(host: str, port: int, commands: Sequence[str], o: "RetrievalOptions") -> bytes:
     "The FTP dialogue of `ftp_session`: greeting, login, the commands, `QUIT`"
-    from uri1630.retrieve import RetrievalError  # the transport, imported on the first retrieval
+    from uri1630.transport import RetrievalError  # the transport, imported on the first retrieval
 
     # the transfer's data; the login state
     st: _FtpState = {"data": None, "logged_in": False, "asked": None}
@@ -328,7 +328,7 @@ def ftp_session(
 ) -> bytes:
     "Log in and run `commands` on one control connection; return the data of the transfer command"
     # the transport, imported on the first retrieval
-    from uri1630.retrieve import RetrievalError, _options
+    from uri1630.transport import RetrievalError, _options
 
     o = o or _options(f"ftp://{host}:{port}/", **kw)
     if o.proxy:

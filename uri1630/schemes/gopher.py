@@ -180,8 +180,8 @@ from ..errors import URIEncodingError
 from ..encoding import escape
 
 if TYPE_CHECKING:
-    from uri1630.retrieve import _Conn, RetrievalOptions
-    from uri1630.security import Risk
+    from uri1630.transport import _Conn, RetrievalOptions
+    from uri1630.catalog import Risk
 
 # %% ../../nbs/12_gopher.ipynb #9dc18d74
 def _gopher_syntax(src: Source) -> tuple[set[int], int]:
@@ -214,8 +214,8 @@ def _gopher_risks(
     found = common(src, url, syntax=frozenset(tabs | form))
     if ask < 0:
         return found
-    # imported when needed: uri1630.security imports the schemes
-    from uri1630.security import Risk
+    # the records' hazard type, a floor below
+    from uri1630.catalog import Risk
 
     return found + (
         Risk(
@@ -384,7 +384,7 @@ def parse_menu(
 # %% ../../nbs/12_gopher.ipynb #4e88e33a
 def _gopher_plus_body(c: "_Conn", command: str) -> bytes:
     "Read a Gopher+ reply: `+N` N octets, `+-1` to a `.` line, `+-2` to the close; `-…` is an error"
-    from uri1630.retrieve import _number  # the transport, imported on the first retrieval
+    from uri1630.transport import _number  # the transport, imported on the first retrieval
 
     head = c.readline("the Gopher+ reply header")
     if not head.endswith(b"\n"):
@@ -437,7 +437,7 @@ def gopher_exchange(
     **kw: Any,
 ) -> bytes:
     "Send `request` to `host`:`port` and read the reply as item type `gtype` says"
-    from uri1630.retrieve import _options  # the transport, imported on the first retrieval
+    from uri1630.transport import _options  # the transport, imported on the first retrieval
 
     o = o or _options(f"gopher://{host}:{port}/", **kw)
     if o.proxy:
@@ -464,7 +464,7 @@ def gopher_exchange(
 def _gopher_request(u: GopherURL, o: "RetrievalOptions") -> str:
     # an ASK block only if `o.allow_ask` (it sends lines of the URL's choosing)
     "The request of gopher URL `u`"
-    from uri1630.retrieve import _mask_password  # the transport, imported on the first retrieval
+    from uri1630.transport import _mask_password  # the transport, imported on the first retrieval
 
     if u.ask_block is not None and not o.allow_ask:
         raise URIError(
@@ -491,7 +491,7 @@ def iter_menu(
     **kw: Any,  # the options of `retrieve`
 ) -> Iterator[MenuItem]:
     "The `MenuItem`s of a gopher menu as they arrive: one line in memory at a time"
-    from uri1630.retrieve import _options  # the transport, imported on the first retrieval
+    from uri1630.transport import _options  # the transport, imported on the first retrieval
 
     u = parse_url(url, kw.get("rfc", "1738"))
     if u.scheme != "gopher" or not isinstance(u, GopherURL) or u.gtype not in ("1", "7"):
@@ -506,7 +506,7 @@ def iter_menu(
 def _menu_stream(u: GopherURL, o: "RetrievalOptions", request: str) -> Iterator[MenuItem]:
     "The generator of `iter_menu`: connect, send `request`, yield each item as its line arrives"
     # the transport, imported on the first retrieval
-    from uri1630.retrieve import RetrievalError, _retrieve
+    from uri1630.transport import RetrievalError, _retrieve
 
     # through a gateway, as `retrieve` sends it (the same checks first): its reply, bounded by
     # max_bytes
@@ -543,7 +543,7 @@ def retrieve_menu(
 ) -> tuple[MenuItem, ...]:
     "Retrieve a gopher menu and return its `MenuItem`s (each `.url` a gopher URL again)"
     # the transport, imported on the first retrieval
-    from uri1630.retrieve import DEFAULT_MAX_BYTES, RetrievalError, _mask_password
+    from uri1630.transport import DEFAULT_MAX_BYTES, RetrievalError, _mask_password
 
     budget: int = kw.get("max_bytes", DEFAULT_MAX_BYTES)
     items: list[MenuItem] = []

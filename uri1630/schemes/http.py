@@ -76,8 +76,8 @@ import re
 from typing import TYPE_CHECKING
 from ..errors import _need_str
 if TYPE_CHECKING:
-    from uri1630.retrieve import _Conn, RetrievalOptions
-    from uri1630.security import Risk
+    from uri1630.transport import _Conn, RetrievalOptions
+    from uri1630.catalog import Risk
 
 # %% ../../nbs/10_http.ipynb #98adf03a
 # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
@@ -138,7 +138,7 @@ _HEX_OCTETS = frozenset(HEX.encode('ascii'))   # RFC 2616 §3.6.1: chunk-size = 
 
 def _http_body(c:'_Conn', status:int, headers:dict[str, str], command:str) -> bytes:
     "Read the body the headers announce: chunked, `Content-Length` octets, or to the close"
-    from uri1630.retrieve import _number      # the transport, imported on the first retrieval
+    from uri1630.transport import _number      # the transport, imported on the first retrieval
     if 100 <= status < 200 or status in (204, 304): return b''
     te = headers.get('transfer-encoding', 'identity').lower()
     if te == 'chunked':
@@ -161,7 +161,7 @@ def _http_body(c:'_Conn', status:int, headers:dict[str, str], command:str) -> by
 # %% ../../nbs/10_http.ipynb #88881728
 def _retrieve_http(u:HttpURL, o:'RetrievalOptions') -> bytes:
     "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply; redirects, if asked for, in a loop"
-    from uri1630.retrieve import RetrievalError, _prepare   # the transport, imported on the first retrieval
+    from uri1630.transport import RetrievalError, _prepare   # the transport, imported on the first retrieval
     while True:                             # one turn per request: the server decides how many turns (up to `redirects`), never the stack's depth
         target = u.request_target()
         port = u.port if u.port is not None else u.default_port
