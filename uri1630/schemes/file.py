@@ -6,188 +6,320 @@
 __all__ = ['FILE_CHARS', 'FileURL']
 
 # %% ../../nbs/18_file.ipynb #26bcb48a
-import os, re
+import os
+import re
 from functools import lru_cache
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional, Tuple
-if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
+
+if TYPE_CHECKING:
+    from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, URIEncodingError, _need_str
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
+from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
+from ..grammar import RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
 from ..encoding import unescape
-from . import SchemeURL, Source, parse_url, _check_host, _run, _Fields, _HOST_RE, _FRAGMENT_RE
+from . import SchemeURL, Source, parse_url, _check_host
+from . import _run, _Fields, _HOST_RE, _FRAGMENT_RE
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/18_file.ipynb #4ffae922
-# RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ];  RFC 1630: "similar to the ftp syntax"
-FILE_CHARS = MappingProxyType({"1738": RFC1738_UNRESERVED + RFC1738_FSEGMENT_EXTRA + "/", "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/"})
+# RFC 1738 §5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
+# RFC 1630: "similar to the ftp syntax"
+FILE_CHARS = MappingProxyType(
+    {
+        "1738": RFC1738_UNRESERVED + RFC1738_FSEGMENT_EXTRA + "/",
+        "1630": ALPHA + DIGIT + SAFE_URL + EXTRA + "/",
+    }
+)
 
+# %% ../../nbs/18_file.ipynb #b4584193
 @dataclass(frozen=True, slots=True)
 class FileURL(SchemeURL):
     "A `file:` URL: the host whose file system holds the file, and the path in it"
-    host: str                 # the host as written; `''` when void
-    path: str                 # the path as written, from the `/` after the host (escapes kept)
-    fragment: Optional[str]   # the fragment id, as written; `None` when absent
+
+    host: str  # the host as written; `''` when void
+    path: str  # the path as written, from the `/` after the host (escapes kept)
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
 
     @property
     def segments(self) -> Tuple[str, ...]:
         "The decoded directory levels and name: the path split at each `/` before decoding"
-        return tuple(unescape(s) for s in self.path[1:].split('/'))
+        return tuple(unescape(s) for s in self.path[1:].split("/"))
 
     # RFC 1630 "file": "A void host field is equivalent to "localhost"" (see "Whose file?")
     @property
     def is_local(self) -> bool:
         "`True` for a void host or `localhost`: the file is on whatever machine interprets the URL"
-        return self.host == '' or self.host.lower() == 'localhost'
+        return self.host == "" or self.host.lower() == "localhost"
 
-    # RFC 1630 "file": the client converts the file URL into a file name in the local file name conventions
-    # (see "The local file name" below, with `_SEPS`, `_local_levels` and `_join_levels`)
-    def to_local_path(self,
-                      style:Optional[str]=None,  # "posix", "windows" or "vms"; `None`: the running system's
-                      encoding:str="utf-8",      # how a level's octets become a file name: "utf-8" (as file systems expect) or "latin-1"
-                     ) -> str:
-        "The local file name of this URL; `URIError` if the file is on another host, or a level cannot be named or would leave its directory"
-        style = _need_str(style, 'style') if style is not None else ("windows" if os.name == "nt" else "posix")
-        if style not in _SEPS: raise ValueError(f"style must be one of {sorted(_SEPS)}, not {style!r}")
-        encoding = _need_str(encoding, 'encoding')
-        try: b''.decode(encoding)
-        except LookupError: raise ValueError(f"encoding must be a text encoding such as 'utf-8' or 'latin-1', not {encoding[:40]!r}") from None
+    # RFC 1630 "file": the client converts the file URL into a file name in the local file name
+    # conventions (see "The local file name" below, with `_local_levels` and `_join_levels`)
+    def to_local_path(
+        self,
+        style: Optional[str] = None,  # "posix", "windows" or "vms"; `None`: the running system's
+        # how a level's octets become a file name: "utf-8" (as file systems expect) or "latin-1"
+        encoding: str = "utf-8",
+    ) -> str:
+        "The local file name; `URIError` for another host's file or a level no file name can hold"
+        style, encoding = _local_options(style, encoding)
         if not self.is_local:
-            raise URIError(f"the file is on host {self.host!r}, not this machine; its path cannot be used here", self.text, len(self.scheme) + 3, 'file-host')
-        t = self.text; pos = t.find('//') + 2 + len(self.host) + 1            # the first level, after the path's "/"
-        return _join_levels(_local_levels(t, pos, self.path[1:].split('/'), style, encoding), style)
+            why = (
+                f"the file is on host {self.host!r}, not this machine; its path cannot be used here"
+            )
+            raise URIError(why, self.text, len(self.scheme) + 3, "file-host")
+        # the first level, after the path's "/"
+        t, pos = self.text, self.text.find("//") + 2 + len(self.host) + 1
+        levels = _local_levels(t, pos, self.path[1:].split("/"), style, encoding)
+        return _join_levels(levels, style)
 
 # %% ../../nbs/18_file.ipynb #68e8d911
 # RFC 1738 §5: fileurl = "file://" [ host | "localhost" ] "/" fpath
-def _parse_file(src:Source) -> FileURL:
+def _parse_file(src: Source) -> FileURL:
     "Read `file:// [ host | localhost ] / fpath`"
     t, i, end = src.text, src.start, src.end
-    if not t.startswith('//', i, end): src.fail(i, 'fileurl', "a file: URL starts with '//', the host (or nothing), and '/'")
-    s = t.find('/', i + 2, end)
-    if s < 0: src.fail(end, 'fileurl', "a file: URL has a '/' and a path after the host")
-    host = _check_host(src, i + 2, s) if s > i + 2 else ''
-    path = src.check(s, end, FILE_CHARS[src.rfc], 'fpath' if src.rfc == "1738" else 'path')
+    if not t.startswith("//", i, end):
+        why = "a file: URL starts with '//', the host (or nothing), and '/'"
+        src.fail(i, "fileurl", why)
+    s = t.find("/", i + 2, end)
+    if s < 0:
+        src.fail(end, "fileurl", "a file: URL has a '/' and a path after the host")
+    host = _check_host(src, i + 2, s) if s > i + 2 else ""
+    path = src.check(s, end, FILE_CHARS[src.rfc], "fpath" if src.rfc == "1738" else "path")
     return FileURL(src.url, src.scheme, host, path, src.fragment)
 
 # %% ../../nbs/18_file.ipynb #feef94b8
 # The fast path (see nbs/09): fileurl = "file://" [ host | "localhost" ] "/" fpath, in one match
 @lru_cache(maxsize=1)
-def _file_re() -> re.Pattern[str]: return re.compile(f"//({_HOST_RE})?(/{_run(FILE_CHARS['1738'])}){_FRAGMENT_RE}")
+def _file_re() -> re.Pattern[str]:
+    return re.compile(f"//({_HOST_RE})?(/{_run(FILE_CHARS['1738'])}){_FRAGMENT_RE}")
 
-def _fast_file(text:str, scheme:str, start:int) -> Optional[_Fields]:
-    "The `FileURL` fields of a well-formed RFC 1738 file URL, or `None` (then `_parse_file` reads it)"
+
+def _fast_file(text: str, scheme: str, start: int) -> Optional[_Fields]:
+    "The `FileURL` fields of a well-formed RFC 1738 file URL; `None`: `_parse_file` reads it"
     m = _file_re().match(text, start)
-    return None if m is None else (FileURL, (text, scheme, m[1] or '', m[2], m[3]))
+    return None if m is None else (FileURL, (text, scheme, m[1] or "", m[2], m[3]))
 
 # %% ../../nbs/18_file.ipynb #a745cf77
-# RFC 1630 "file": the client converts the file URL into a file name in the local file name conventions (`FileURL.to_local_path`)
-_SEPS = {"posix": "/", "windows": "\\/", "vms": "[]:/"}     # characters a decoded level may not hold
+# RFC 1630 "file": the client converts the file URL into a file name in the local file name
+# conventions (`FileURL.to_local_path`)
+_SEPS = {"posix": "/", "windows": "\\/", "vms": "[]:/"}  # characters a decoded level may not hold
 
-def _decode_level(text:str, start:int, end:int, encoding:str) -> str:
-    "The level `text[start:end]`, its `%XX` escapes decoded as octets, the octets as `encoding`; `URIEncodingError` where they are not"
+
+import codecs
+
+
+def _local_options(style: Optional[str], encoding: str) -> tuple[str, str]:
+    "`to_local_path`'s `(style, encoding)`, checked; the style `None` is the running system's"
+    if style is None:
+        style = "windows" if os.name == "nt" else "posix"
+    style = _need_str(style, "style")
+    if style not in _SEPS:
+        raise ValueError(f"style must be one of {sorted(_SEPS)}, not {style!r}")
+    encoding = _need_str(encoding, "encoding")
+    try:
+        # a lookup, not a decode: decoding no octets never asks for the codec
+        text_codec = codecs.lookup(encoding)._is_text_encoding
+    except LookupError:
+        text_codec = False
+    if not text_codec:
+        why = "encoding must be a text encoding such as 'utf-8' or 'latin-1'"
+        raise ValueError(f"{why}, not {encoding[:40]!r}")
+    return style, encoding
+
+# %% ../../nbs/18_file.ipynb #27f34e77
+def _decode_level(text: str, start: int, end: int, encoding: str) -> str:
+    "The level `text[start:end]`: its `%XX` escapes decoded as octets, the octets as `encoding`"
     octets, where, k = bytearray(), [], start
     while k < end:
-        if text[k] == '%': octets.append(int(text[k + 1:k + 3], 16)); where.append(k); k += 3
-        else: octets += text[k].encode('latin-1'); where.append(k); k += 1
-    try: return octets.decode(encoding)
+        if text[k] == "%":
+            octets.append(int(text[k + 1 : k + 3], 16))
+            where.append(k)
+            k += 3
+        else:
+            octets += text[k].encode("latin-1")
+            where.append(k)
+            k += 1
+    try:
+        return octets.decode(encoding)
+    # `URIEncodingError` where the octets are not `encoding`
     except UnicodeDecodeError as e:
-        raise URIEncodingError(f"the octets of this level are not {encoding} (pass encoding='latin-1' for one character per octet)",
-                               text, where[e.start] if e.start < len(where) else start, 'file-path') from None
+        why = f"the octets of this level are not {encoding}"
+        at = where[e.start] if e.start < len(where) else start
+        hint = "(pass encoding='latin-1' for one character per octet)"
+        raise URIEncodingError(f"{why} {hint}", text, at, "file-path") from None
     except UnicodeError as e:
-        raise URIEncodingError(f"this level cannot be decoded as {encoding}: {e}", text, start, 'file-path') from None
+        why = f"this level cannot be decoded as {encoding}: {e}"
+        raise URIEncodingError(why, text, start, "file-path") from None
 
-def _local_levels(t:str, pos:int, raws:list[str], style:str, encoding:str) -> list[str]:
-    "The decoded levels (`raws` as written, the first at index `pos` of `t`), each one file name of `style`"
+# %% ../../nbs/18_file.ipynb #a3c05a04
+# Windows names: "\\host\share", "\\?\", "\\.\" leave this machine; "C:x" is relative;
+# "a:b" is a stream; CON, NUL … are devices
+_WINDOWS_DEVICES = frozenset(
+    {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
+    | {f"{d}{n}" for d in ("COM", "LPT") for n in "0123456789¹²³"}
+)
+_WINDOWS_DRIVE = re.compile("[A-Za-z][:|]")
+
+
+def _windows_bad(s: str, k: int, n: int) -> Optional[tuple[int, str]]:
+    "`(index in s, why)` if level `k` (of `n`) is no local Windows file name, else `None`"
+    # the drive: C: or C| (RFC 1738's examples)
+    if k == 0 and _WINDOWS_DRIVE.fullmatch(s):
+        return None
+    if k == 0 and s == "" and n > 1:
+        return 0, (
+            "an empty first level makes \\\\: a UNC or device path "
+            "(\\\\host\\share, \\\\?\\, \\\\.\\) that leaves this machine"
+        )
+    for i, ch in enumerate(s):
+        if ch == ":":
+            return i, (
+                "':' outside the drive names an alternate data stream "
+                "(or, after a drive letter, a drive-relative path) on Windows"
+            )
+        if ch in '<>"|?*' or ord(ch) < 32:
+            return i, f"{ch!r} cannot be in a Windows file name"
+    end = len(s.rstrip(" ."))
+    if s and end < len(s):
+        why = "the file opened would have another name"
+        return end, f"Windows strips a name's trailing dots and spaces: {why}"
+    if s.split(".")[0].rstrip(" ").upper() in _WINDOWS_DEVICES:
+        why = "is a Windows device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with any extension)"
+        return 0, f"{s[:20]!r} {why}: not a file"
+    return None
+
+# %% ../../nbs/18_file.ipynb #4e8e2486
+def _where(t: str, pos: int, raw: str, s: str, i: int, encoding: str) -> int:
+    "Index in `t` of character `i` of the level `s` (written `raw` at `pos`), escapes as written"
+    try:
+        octet = len(s[:i].encode(encoding))
+    except (UnicodeError, LookupError):
+        return pos
+    k = 0
+    while octet > 0 and k < len(raw):
+        k += 3 if raw[k] == "%" else 1
+        octet -= 1
+    return pos + k
+
+# %% ../../nbs/18_file.ipynb #1f33f744
+def _local_levels(t: str, pos: int, raws: list[str], style: str, encoding: str) -> list[str]:
+    "The decoded levels `raws` (written from index `pos` of `t`), each one file name of `style`"
     segs: list[str] = []
     for raw in raws:
         s = _decode_level(t, pos, pos + len(raw), encoding)
-        if '\0' in s or any(c in s for c in _SEPS[style] + '\\'):
-            raise URIError(f"the level {s[:40]!r} holds a separator or NUL: it cannot be one {style} file name", t, pos, 'file-path')
-        if s in ('.', '..'):    # RFC 1630 "file": the levels name directories; '.' and '..' name none, and '..' would leave them
-            raise URIError(f"the level {s!r} names no directory: a file: URL's levels cannot step out of the directories they name", t, pos, 'file-path')
+        if "\0" in s or any(c in s for c in _SEPS[style] + "\\"):
+            why = f"holds a separator or NUL: it cannot be one {style} file name"
+            raise URIError(f"the level {s[:40]!r} {why}", t, pos, "file-path")
+        # RFC 1630 "file": the levels name directories; '.' and '..' name none,
+        # and '..' would leave them
+        if s in (".", ".."):
+            why = "a file: URL's levels cannot step out of the directories they name"
+            raise URIError(f"the level {s!r} names no directory: {why}", t, pos, "file-path")
         bad = _windows_bad(s, len(segs), len(raws)) if style == "windows" else None
-        if bad is not None: raise URIError(bad[1], t, _where(t, pos, raw, s, bad[0], encoding), 'file-path')
-        segs.append(s); pos += len(raw) + 1
+        if bad is not None:
+            raise URIError(bad[1], t, _where(t, pos, raw, s, bad[0], encoding), "file-path")
+        segs.append(s)
+        pos += len(raw) + 1
     return segs
 
-# Windows names: "\\host\share", "\\?\", "\\.\" leave this machine; "C:x" is relative; "a:b" is a stream; CON, NUL … are devices
-_WINDOWS_DEVICES = frozenset({'CON', 'PRN', 'AUX', 'NUL', 'CONIN$', 'CONOUT$'} | {f"{d}{n}" for d in ('COM', 'LPT') for n in '0123456789¹²³'})
-_WINDOWS_DRIVE = re.compile('[A-Za-z][:|]')
-
-def _windows_bad(s:str, k:int, n:int) -> Optional[tuple[int, str]]:
-    "`(index in s, why)` if level `k` (of `n`) is no local Windows file name, else `None`"
-    if k == 0 and _WINDOWS_DRIVE.fullmatch(s): return None                     # the drive: C: or C| (RFC 1738's examples)
-    if k == 0 and s == '' and n > 1:
-        return 0, "an empty first level makes \\\\: a UNC or device path (\\\\host\\share, \\\\?\\, \\\\.\\) that leaves this machine"
-    for i, ch in enumerate(s):
-        if ch == ':': return i, "':' outside the drive names an alternate data stream (or, after a drive letter, a drive-relative path) on Windows"
-        if ch in '<>"|?*' or ord(ch) < 32: return i, f"{ch!r} cannot be in a Windows file name"
-    end = len(s.rstrip(' .'))
-    if s and end < len(s): return end, "Windows strips a name's trailing dots and spaces: the file opened would have another name"
-    if s.split('.')[0].rstrip(' ').upper() in _WINDOWS_DEVICES:
-        return 0, f"{s[:20]!r} is a Windows device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with any extension): not a file"
-    return None
-
-def _where(t:str, pos:int, raw:str, s:str, i:int, encoding:str) -> int:
-    "Index in `t` of character `i` of the decoded level `s` (written as `raw` at `pos`): escapes count as written"
-    try: octet = len(s[:i].encode(encoding))
-    except (UnicodeError, LookupError): return pos
-    k = 0
-    while octet > 0 and k < len(raw): k += 3 if raw[k] == '%' else 1; octet -= 1
-    return pos + k
-
-def _join_levels(segs:list[str], style:str) -> str:
+# %% ../../nbs/18_file.ipynb #9c32f964
+def _join_levels(segs: list[str], style: str) -> str:
     "The file name of the levels `segs` in the conventions of `style`"
-    if style == "posix": return "/" + "/".join(segs)
+    if style == "posix":
+        return "/" + "/".join(segs)
     if style == "windows":
-        if len(segs[0]) == 2 and segs[0][0].isalpha() and segs[0][1] in ':|': return segs[0][0] + ":\\" + "\\".join(segs[1:])
+        if len(segs[0]) == 2 and segs[0][0].isalpha() and segs[0][1] in ":|":
+            return segs[0][0] + ":\\" + "\\".join(segs[1:])
         return "\\" + "\\".join(segs)
     return (f"{segs[0]}:[{'.'.join(segs[1:-1])}]{segs[-1]}" if len(segs) > 1 else segs[0]).upper()
 
 # %% ../../nbs/18_file.ipynb #b1a7c44a
 import stat
 from typing import TYPE_CHECKING
-if TYPE_CHECKING: from uri1630.transport import RetrievalOptions
+
+if TYPE_CHECKING:
+    from uri1630.transport import RetrievalOptions
 
 # %% ../../nbs/18_file.ipynb #96032c7f
-def _retrieve_file(u:FileURL, o:'RetrievalOptions') -> bytes:
-    "RFC 1630 \"file\": read the local file of a void or `localhost` host; any other host is an error"
-    if not u.is_local:
-        o.fail(f"file: URL for host {u.host!r}: only a void host or 'localhost' names this machine's file system", 'file')
-    path = u.to_local_path()
-    data = _read_regular(path, o)
-    if len(data) > o.max_bytes: o.fail(f"{path} is larger than max_bytes={o.max_bytes}", 'file')
-    return data
-
-def _read_regular(path:str, o:'RetrievalOptions') -> bytes:
-    "At most `o.max_bytes + 1` octets of the regular file `path`: a directory, FIFO, socket or device is an error"
-    try:      # O_NONBLOCK: opening a FIFO or a device never waits; then only a regular file is read
-        fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_NOCTTY', 0) | getattr(os, 'O_BINARY', 0))
-    except IsADirectoryError: o.fail(f"{path} is a directory, not a regular file", 'file')
-    except FileNotFoundError: o.fail(f"no such file: {path}", 'file')
-    except OSError as e: o.fail(f"cannot read {path}: {e.strerror or e}", 'file')
+def _read_regular(path: str, o: "RetrievalOptions") -> bytes:
+    "At most `o.max_bytes + 1` octets of the regular file `path`; anything else is an error"
+    # O_NONBLOCK: opening a FIFO or a device never waits; then only a regular file is read
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    except IsADirectoryError:
+        o.fail(f"{path} is a directory, not a regular file", "file")
+    except FileNotFoundError:
+        o.fail(f"no such file: {path}", "file")
+    except OSError as e:
+        o.fail(f"cannot read {path}: {e.strerror or e}", "file")
     try:
         mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode): o.fail(f"{path} is a directory, not a regular file", 'file')
-        if not stat.S_ISREG(mode): o.fail(f"{path} is not a regular file (a FIFO, socket or device): file: URLs read only regular files", 'file')
-        if hasattr(os, 'set_blocking'): os.set_blocking(fd, True)
-        data = bytearray()        # grows with what the file holds: never an allocation of max_bytes up front
-        with open(fd, 'rb', buffering=0, closefd=False) as f:
-            while len(data) <= o.max_bytes and (b := f.read(min(1 << 16, o.max_bytes + 1 - len(data)))): data += b
+        if stat.S_ISDIR(mode):
+            o.fail(f"{path} is a directory, not a regular file", "file")
+        if not stat.S_ISREG(mode):
+            why = "(a FIFO, socket or device): file: URLs read only regular files"
+            o.fail(f"{path} is not a regular file {why}", "file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        # grows with what the file holds: never an allocation of max_bytes up front
+        data = bytearray()
+        with open(fd, "rb", buffering=0, closefd=False) as f:
+            while len(data) <= o.max_bytes:
+                b = f.read(min(1 << 16, o.max_bytes + 1 - len(data)))
+                if not b:
+                    break
+                data += b
         return bytes(data)
-    except OSError as e: o.fail(f"cannot read {path}: {e.strerror or e}", 'file')
-    finally: os.close(fd)
+    except OSError as e:
+        o.fail(f"cannot read {path}: {e.strerror or e}", "file")
+    finally:
+        os.close(fd)
+
+# %% ../../nbs/18_file.ipynb #36b96250
+def _retrieve_file(u: FileURL, o: "RetrievalOptions") -> bytes:
+    'RFC 1630 "file": read the local file of a void or `localhost` host; any other host is an error'
+    if not u.is_local:
+        why = "only a void host or 'localhost' names this machine's file system"
+        o.fail(f"file: URL for host {u.host!r}: {why}", "file")
+    path = u.to_local_path()
+    data = _read_regular(path, o)
+    if len(data) > o.max_bytes:
+        o.fail(f"{path} is larger than max_bytes={o.max_bytes}", "file")
+    return data
 
 # %% ../../nbs/18_file.ipynb #e13881f0
-def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
-    "`fileaddress`, which RFC 1630's BNF lacks (the repair `o['file_scheme']` adds it to `url`) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    P['fileaddress'] = G.Rule('fileaddress', G.Seq(G.Lit('file://'), G.Opt(P['host']), G.Lit('/'), P['path']))
+def _bnf_rfc1630(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    o: dict[str, bool],  # the repairs: `o['file_scheme']` adds `fileaddress` to `url`
+) -> None:
+    "`fileaddress`, which RFC 1630's BNF lacks"
+    P["fileaddress"] = G.Rule(
+        "fileaddress", G.Seq(G.Lit("file://"), G.Opt(P["host"]), G.Lit("/"), P["path"])
+    )
 
 # %% ../../nbs/18_file.ipynb #55de59a3
-def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
-    "RFC 1738's `fileurl` (its `fpath` is ftp's) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    S['file'] = G.Rule('fileurl', G.Seq(G.Lit('file://'), G.Opt(G.Alt(P['host'], G.Lit('localhost'))), G.Lit('/'), P['fpath']))
+def _bnf_rfc1738(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    S: "dict[str, Node]",  # each scheme's production, by scheme name
+) -> None:
+    "RFC 1738's `fileurl` (its `fpath` is ftp's)"
+    host = G.Opt(G.Alt(P["host"], G.Lit("localhost")))
+    S["file"] = G.Rule("fileurl", G.Seq(G.Lit("file://"), host, G.Lit("/"), P["fpath"]))
 
 # %% ../../nbs/18_file.ipynb #31807359
-declare({"file": SchemeEntry(parser=_parse_file, fast=_fast_file, retrieval=_retrieve_file,
-    rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738, needs=('ftp',))})   # RFC 1738 §5: fileurl's fpath is ftp's
+declare(
+    {
+        "file": SchemeEntry(
+            parser=_parse_file,
+            fast=_fast_file,
+            retrieval=_retrieve_file,
+            rfc1630=_bnf_rfc1630,
+            rfc1738=_bnf_rfc1738,
+            needs=("ftp",),  # RFC 1738 §5: fileurl's fpath is ftp's
+        )
+    }
+)

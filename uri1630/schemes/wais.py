@@ -9,40 +9,63 @@ __all__ = ['WAIS_CHARS', 'WaisURL']
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple, cast
-if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
+
+if TYPE_CHECKING:
+    from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, _bounded
-from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_HSEGMENT_EXTRA
+from uri1630.grammar import (
+    ALPHA,
+    DIGIT,
+    SAFE_URL,
+    EXTRA,
+    RFC1738_UNRESERVED,
+    RFC1738_HSEGMENT_EXTRA,
+)
 from ..encoding import unescape
 from ..reserved import decode_search
 from . import IPURL, Source, parse_login, parse_url
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/17_wais.ipynb #dc2389c1
-# RFC 1738 §5: database = *uchar; wtype = *uchar; wpath = *uchar;  RFC 1630: database, wtype  xalphas
+# RFC 1738 §5: database = *uchar; wtype = *uchar; wpath = *uchar
+# RFC 1630: database, wtype  xalphas
 _UCHAR = RFC1738_UNRESERVED
-_X = ALPHA + DIGIT + SAFE_URL + EXTRA    # RFC 1630 xalpha (less escape) and "+"
-WAIS_CHARS = MappingProxyType({
-    "1738": MappingProxyType(dict(database=_UCHAR, wtype=_UCHAR, wpath=_UCHAR, search=_UCHAR + RFC1738_HSEGMENT_EXTRA)),
-    "1630": MappingProxyType(dict(database=_X, wtype=_X, wpath=_X + "/", search=_X))})
+_X = ALPHA + DIGIT + SAFE_URL + EXTRA  # RFC 1630 xalpha (less escape) and "+"
+WAIS_CHARS = MappingProxyType(
+    {
+        "1738": MappingProxyType(
+            dict(
+                database=_UCHAR, wtype=_UCHAR, wpath=_UCHAR, search=_UCHAR + RFC1738_HSEGMENT_EXTRA
+            )
+        ),
+        "1630": MappingProxyType(dict(database=_X, wtype=_X, wpath=_X + "/", search=_X)),
+    }
+)
 
+# %% ../../nbs/17_wais.ipynb #88198b64
 @dataclass(frozen=True, slots=True)
 class WaisURL(IPURL):
     "A `wais:` URL: a database, a search in it, or a document (`wtype` and `wpath`) from it"
-    database: str             # decoded database name
-    search: Optional[str]     # the search after `?`, as written (`+` separates words); `None` when absent
-    wtype: Optional[str]      # decoded WAIS type of a document; `None` unless a document
-    wpath: Optional[str]      # the document's wpath, as written; `None` unless a document
-    fragment: Optional[str]   # the fragment id, as written; `None` when absent
 
-    # RFC 1738 §3.9: the first form designates a database, the second a search, the third a document (see "What each form means")
+    database: str  # decoded database name
+    # the search after `?`, as written (`+` separates words); `None` when absent
+    search: Optional[str]
+    wtype: Optional[str]  # decoded WAIS type of a document; `None` unless a document
+    wpath: Optional[str]  # the document's wpath, as written; `None` unless a document
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
+
+    # RFC 1738 §3.9: the first form designates a database, the second a search, the third a
+    # document (see "What each form means")
     @property
     def kind(self) -> str:
         "'database', 'search' or 'document': which of RFC 1738's three forms this is"
-        return 'search' if self.search is not None else 'document' if self.wtype is not None else 'database'
+        if self.search is not None:
+            return "search"
+        return "database" if self.wtype is None else "document"
 
     @property
     def words(self) -> Optional[Tuple[str, ...]]:
-        "The decoded search words (`+` separates them; `%2B` is a real plus); `None` when there is no search"
+        "The decoded search words (`+` separates them; `%2B` is a plus); `None` without a search"
         return None if self.search is None else tuple(decode_search(self.search))
 
     @property
@@ -50,73 +73,125 @@ class WaisURL(IPURL):
         "RFC 1738's view: the whole wpath decoded, an opaque document-id; `None` unless a document"
         return None if self.wpath is None else unescape(self.wpath)
 
-    # RFC 1630: wpath  digits = path ;  [ wpath ] (checked by `_wpath_1630`, defined with the parser)
+    # RFC 1630: wpath  digits = path ;  [ wpath ] (see `_wpath_fields`, defined below)
     @property
     def wpath_fields(self) -> Optional[Tuple[Tuple[int, str], ...]]:
-        "RFC 1630's view: the `(field number, decoded contents)` of each `digits=path;` field; `None` unless a document"
-        if self.wpath is None: return None
-        w, t = self.wpath, self.text
-        end = len(t) - (0 if self.fragment is None else len(self.fragment) + 1)
-        _wpath_1630(Source(t, self.scheme, end - len(w), end, self.fragment, t, "1630"), end - len(w), end)
-        return tuple((cast(int, _bounded(f[:f.index('=')], _FIELD_MOST)), unescape(f[f.index('=') + 1:])) for f in w.split(';')[:-1])   # `_wpath_1630` bounded each
+        "RFC 1630's view: `(field number, decoded contents)` per field; `None` unless a document"
+        return None if self.wpath is None else _wpath_fields(self, self.wpath)
 
 # %% ../../nbs/17_wais.ipynb #697638ff
 # RFC 1630: wpath  digits = path ;  [ wpath ]
-_FIELD_MOST = 10**20 - 1     # the largest field number read (RFC 1630 sets none; a number is never read past 20 digits)
+# the largest field number read (RFC 1630 sets none; a number is never read past 20 digits)
+_FIELD_MOST = 10**20 - 1
 
-def _wpath_1630(src:Source, i:int, end:int) -> None:
+
+def _wpath_1630(src: Source, i: int, end: int) -> None:
     "Check RFC 1630's `wpath  digits = path ; [ wpath ]` in `text[i:end]`"
     t, ok = src.text, WAIS_CHARS["1630"]["wpath"]
-    if i == end: src.fail(i, 'wpath', "RFC 1630's wpath is one or more fields 'digits=contents;'")
+    if i == end:
+        src.fail(i, "wpath", "RFC 1630's wpath is one or more fields 'digits=contents;'")
     while i < end:
         k = i
-        while k < end and t[k] in DIGIT: k += 1
-        if k == i or k == end or t[k] != '=': src.fail(k, 'wpath', "a wpath field starts with its field number (digits) and '='")
-        if _bounded(t[i:k], _FIELD_MOST) is None: src.fail(i, 'wpath', "a wpath field number of more than 20 significant digits is no field number")
-        semi = t.find(';', k + 1, end)
-        if semi < 0: src.fail(end, 'wpath', "a wpath field's contents are terminated by ';'")
-        src.check(k + 1, semi, ok, 'wpath')
+        while k < end and t[k] in DIGIT:
+            k += 1
+        if k == i or k == end or t[k] != "=":
+            src.fail(k, "wpath", "a wpath field starts with its field number (digits) and '='")
+        if _bounded(t[i:k], _FIELD_MOST) is None:
+            why = "a wpath field number of more than 20 significant digits is no field number"
+            src.fail(i, "wpath", why)
+        semi = t.find(";", k + 1, end)
+        if semi < 0:
+            src.fail(end, "wpath", "a wpath field's contents are terminated by ';'")
+        src.check(k + 1, semi, ok, "wpath")
         i = semi + 1
+
+# %% ../../nbs/17_wais.ipynb #ba0e1307
+def _wpath_fields(u: WaisURL, w: str) -> Tuple[Tuple[int, str], ...]:
+    "The `(field number, decoded contents)` of each `digits=path;` field of the wpath `w` of `u`"
+    t = u.text
+    end = len(t) - (0 if u.fragment is None else len(u.fragment) + 1)
+    start = end - len(w)
+    _wpath_1630(Source(t, u.scheme, start, end, u.fragment, t, "1630"), start, end)
+    # `_wpath_1630` checked each field and bounded its number
+    pairs = (f.partition("=") for f in w.split(";")[:-1])
+    return tuple((cast(int, _bounded(n, _FIELD_MOST)), unescape(v)) for n, _, v in pairs)
 
 # %% ../../nbs/17_wais.ipynb #8f42d102
 # RFC 1738 §5: waisurl = waisdatabase | waisindex | waisdoc
-_LOGIN = LoginRule(user=False)   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+_LOGIN = LoginRule(user=False)  # RFC 1738 §3.1: how this scheme's login reads (also in its record)
 
-def _parse_wais(src:Source) -> WaisURL:
+
+def _parse_wais(src: Source) -> WaisURL:
     "Read `wais://hostport/database [ ? search | / wtype / wpath ]`"
     lg = parse_login(src, *_LOGIN)
     t, i, end, ok = src.text, lg.end, src.end, WAIS_CHARS[src.rfc]
-    if i >= end: src.fail(i, 'waisurl', "a wais: URL has a '/' and a database name after the host")
-    mk: Callable[[str, Optional[str], Optional[str], Optional[str]], WaisURL] = lambda db, search, wtype, wpath: \
-        WaisURL(src.url, src.scheme, None, None, lg.host, lg.port, db, search, wtype, wpath, src.fragment)
-    q, s1 = t.find('?', i + 1, end), t.find('/', i + 1, end)
+    if i >= end:
+        src.fail(i, "waisurl", "a wais: URL has a '/' and a database name after the host")
+    head = (src.url, src.scheme, None, None, lg.host, lg.port)
+
+    def mk(db: str, search: Optional[str], wtype: Optional[str], wpath: Optional[str]) -> WaisURL:
+        return WaisURL(*head, db, search, wtype, wpath, src.fragment)
+
+    q, s1 = t.find("?", i + 1, end), t.find("/", i + 1, end)
     de = q if q >= 0 else s1 if s1 >= 0 else end
-    if src.rfc == "1630" and de == i + 1: src.fail(de, 'database', "RFC 1630's database is one or more xalphas")
-    db = src.decode(i + 1, de, ok['database'], 'database')
-    if q >= 0: return mk(db, src.check(q + 1, end, ok['search'], 'search'), None, None)
-    if s1 < 0: return mk(db, None, None, None)
-    s2 = t.find('/', s1 + 1, end)
-    if s2 < 0: src.fail(end, 'waisdoc', "a WAIS document URL is /database/wtype/wpath: the wtype and its '/' are missing")
-    wtype = src.decode(s1 + 1, s2, ok['wtype'], 'wtype')
-    if src.rfc == "1630": _wpath_1630(src, s2 + 1, end)            # checks the fields' characters too
-    else: src.check(s2 + 1, end, ok['wpath'], 'wpath')
-    return mk(db, None, wtype, t[s2 + 1:end])
+    if src.rfc == "1630" and de == i + 1:
+        src.fail(de, "database", "RFC 1630's database is one or more xalphas")
+    db = src.decode(i + 1, de, ok["database"], "database")
+    if q >= 0:
+        return mk(db, src.check(q + 1, end, ok["search"], "search"), None, None)
+    if s1 < 0:
+        return mk(db, None, None, None)
+    s2 = t.find("/", s1 + 1, end)
+    if s2 < 0:
+        why = "a WAIS document URL is /database/wtype/wpath: the wtype and its '/' are missing"
+        src.fail(end, "waisdoc", why)
+    wtype = src.decode(s1 + 1, s2, ok["wtype"], "wtype")
+    if src.rfc == "1630":
+        _wpath_1630(src, s2 + 1, end)  # checks the fields' characters too
+    else:
+        src.check(s2 + 1, end, ok["wpath"], "wpath")
+    return mk(db, None, wtype, t[s2 + 1 : end])
 
 # %% ../../nbs/17_wais.ipynb #9894891e
-def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
-    "RFC 1630's `waisaddress` (`waisindex | waisdoc`, factored), `wpath`, `database`, `wtype` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    wpath = G.Rule('wpath', G.Rep(G.Seq(P['digits'], G.Lit('='), P['path'], G.Lit(';')), 1))
-    doc = G.Seq(G.Lit('/'), G.Rule('wtype', P['xalphas']), G.Lit('/'), wpath)
-    P['waisaddress'] = G.Rule('waisaddress', G.Seq(G.Lit('wais://'), P['hostport'], G.Lit('/'), G.Rule('database', P['xalphas']),
-                                                   G.Alt(doc, G.Opt(G.Seq(G.Lit('?'), P['search'])))))
+def _bnf_rfc1630(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    o: dict[str, bool],  # the repairs (none concerns wais)
+) -> None:
+    "RFC 1630's `waisaddress` (`waisindex | waisdoc`, factored), `wpath`, `database`, `wtype`"
+    wpath = G.Rule("wpath", G.Rep(G.Seq(P["digits"], G.Lit("="), P["path"], G.Lit(";")), 1))
+    doc = G.Seq(G.Lit("/"), G.Rule("wtype", P["xalphas"]), G.Lit("/"), wpath)
+    search = G.Opt(G.Seq(G.Lit("?"), P["search"]))
+    database = G.Rule("database", P["xalphas"])
+    P["waisaddress"] = G.Rule(
+        "waisaddress",
+        G.Seq(G.Lit("wais://"), P["hostport"], G.Lit("/"), database, G.Alt(doc, search)),
+    )
 
 # %% ../../nbs/17_wais.ipynb #8fbb91c2
-def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
-    "RFC 1738's `waisurl` (`waisdatabase | waisindex | waisdoc`, factored), `database`, `wtype`, `wpath` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    database, wtype, wpath = (G.Rule(n, G.Rep(P['uchar'])) for n in ('database', 'wtype', 'wpath'))
-    rest = G.Alt(G.Seq(G.Lit('?'), P['search']), G.Seq(G.Lit('/'), wtype, G.Lit('/'), wpath))     # waisindex | waisdoc (else waisdatabase)
-    S['wais'] = G.Rule('waisurl', G.Seq(G.Lit('wais://'), P['hostport'], G.Lit('/'), database, G.Opt(rest)))
+def _bnf_rfc1738(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    S: "dict[str, Node]",  # each scheme's production, by scheme name
+) -> None:
+    "RFC 1738's `waisurl` (its three forms, factored), `database`, `wtype`, `wpath`"
+    database, wtype, wpath = (G.Rule(n, G.Rep(P["uchar"])) for n in ("database", "wtype", "wpath"))
+    # waisindex | waisdoc (else waisdatabase)
+    rest = G.Alt(G.Seq(G.Lit("?"), P["search"]), G.Seq(G.Lit("/"), wtype, G.Lit("/"), wpath))
+    S["wais"] = G.Rule(
+        "waisurl", G.Seq(G.Lit("wais://"), P["hostport"], G.Lit("/"), database, G.Opt(rest))
+    )
 
 # %% ../../nbs/17_wais.ipynb #5056fa58
-declare({"wais": SchemeEntry(parser=_parse_wais, default_port=210, login=_LOGIN, rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738,   # RFC 1738 §3.9: port 210
-    no_retrieval="needs a WAIS (Z39.50) client; uri1630 has none")})
+declare(
+    {
+        "wais": SchemeEntry(
+            parser=_parse_wais,
+            default_port=210,  # RFC 1738 §3.9: port 210
+            login=_LOGIN,
+            rfc1630=_bnf_rfc1630,
+            rfc1738=_bnf_rfc1738,
+            no_retrieval="needs a WAIS (Z39.50) client; uri1630 has none",
+        )
+    }
+)
