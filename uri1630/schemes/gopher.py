@@ -411,12 +411,19 @@ _GOPHER_ELSEWHERE = {
 
 
 def _check_request(request: str, gtype: str, plus: bool, o: "RetrievalOptions") -> None:
-    "Fail unless `request` is one CR LF line (or a Gopher+ form) and `gtype` an object's type"
+    "Fail unless `request` is one CR LF line of octets (or an allowed ASK block)"
     if not request.endswith("\r\n") or (
-        not plus and ("\n" in request[:-2] or "\r" in request[:-2])
+        not (plus and o.allow_ask) and ("\n" in request[:-2] or "\r" in request[:-2])
     ):
-        why = "a gopher request is one line ending in CR LF (only a Gopher+ form spans lines)"
+        why = "a gopher request is one line ending in CR LF"
+        why += " (only an ASK block, if allowed, spans lines)"
         o.fail(f"{why}: {request!r}", "gopher")
+    # the checks `retrieve` makes on a URL's selector, made on the request itself (before a
+    # byte leaves): no NUL, and nothing but octets
+    octets = request.isascii() or max(request) <= "\xff"
+    if "\x00" in request or not octets:
+        why = "a gopher request holds a NUL or a character that is no octet"
+        o.fail(f"{why}: {_masked(request)[:200]!r}", "gopher")
     if gtype in _GOPHER_ELSEWHERE:
         what = _GOPHER_ELSEWHERE[gtype]
         o.fail(f"gopher type {gtype!r} is {what}, not an object a gopher server sends", "gopher")
