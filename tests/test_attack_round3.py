@@ -17,6 +17,9 @@ from uri1630 import (URIError, RetrievalError, retrieve, risks, gopher_exchange,
                      parse_login)
 
 
+PENDING = pytest.mark.xfail(strict=True, reason="open: being fixed in this round")   # removed as each is fixed
+
+
 def _gateway(reply=b'HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n'):
     "A gateway on 127.0.0.1 that records each request (head) and answers `reply`"
     def script(c, rec):
@@ -41,6 +44,7 @@ def _sink():
 def _settle(): time.sleep(0.3)   # let the server thread record a connection that was made
 
 
+@PENDING
 # --- Finding 1 (invariant 5, secrets): through a gateway, the password travels in RetrievalError.command and trace
 def test_gateway_error_command_does_not_carry_the_password():
     with _gateway() as g:
@@ -51,6 +55,7 @@ def test_gateway_error_command_does_not_carry_the_password():
     assert 's3cret' not in repr(e.__reduce__())
 
 
+@PENDING
 def test_gateway_trace_does_not_show_the_password():
     lines = []
     with _gateway(b'HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok') as g:
@@ -93,6 +98,7 @@ def test_gopher_exchange_non_octet_request_is_refused_before_connecting(t):
         assert s.received == [], s.received
 
 
+@PENDING
 # --- Finding 3 (invariants 1 and 6): a generic `//host` URL reaches the gateway with a host another resolver misreads
 @pytest.mark.parametrize('url', ['x-foo://0177.0.0.1/', 'x-foo://0x7f.1/', 'whois://0x7f000001/', 'x500://0177.0.0.1/',
                                  'x-foo://u:pw@010.0.0.1/'])
@@ -104,11 +110,13 @@ def test_gateway_refuses_generic_host_numbers(url):
         assert g.received == [], g.received
 
 
+@PENDING
 def test_risks_see_generic_host_numbers_and_passwords():
     kinds = {r.kind for r in risks('x-foo://u:pw@0177.0.0.1/')}
     assert 'host-number-zeros' in kinds and 'password' in kinds, kinds
 
 
+@PENDING
 # --- Finding 4 (invariant 6, a policy question): an encoded CR LF reaches a gateway for a line-based protocol
 @pytest.mark.parametrize('url', ['whois://127.0.0.1/a%0D%0Ab', 'prospero://127.0.0.1/a%0D%0Ab',
                                  'wais://127.0.0.1/db/t/p%0D%0AQUIT', 'x-foo://127.0.0.1/a%0D%0Ab'])
@@ -121,6 +129,7 @@ def test_gateway_refuses_encoded_crlf(url):
         assert g.received == [], g.received
 
 
+@PENDING
 # --- Finding 5 (error family / argument contract): a public function lets AttributeError out
 @pytest.mark.parametrize('arg', ['urn:x', 'ftp://u:p@h/', None, 5])
 def test_parse_login_wrong_type_is_typeerror(arg):
