@@ -10,629 +10,1117 @@ __all__ = ['ALNUM', 'ESCAPE_SAFE', 'LEVELS', 'escape', 'unescape', 'reserved_set
 import re
 from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
-from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded, _password_spans, _login_split
+from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded
+from .errors import _password_spans, _login_split
 from functools import lru_cache
-from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION, RFC1738_RESERVED, RFC1738_SAFE, RFC1738_EXTRA, ESCAPE_RE, _HEX2, describe_char, _cls
+from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION
+from .grammar import RFC1738_RESERVED, RFC1738_SAFE, RFC1738_EXTRA, ESCAPE_RE, _HEX2
+from .grammar import describe_char, _cls
 from .syntax import URI, parse
-from .catalog import DEFAULT_PORTS   # scheme name -> default port, read from the scheme records (a layer below)
+
+# scheme name -> default port, read from the scheme records (a layer below)
+from .catalog import DEFAULT_PORTS
 
 # %% ../nbs/06_encoding.ipynb #2a5f9b5e
 ALNUM = ALPHA + DIGIT
-ESCAPE_SAFE = SAFE + "\"'(),"   # safe + extra, less the reserved "*" and "!"
-_PCT = tuple(f"%{b:02X}" for b in range(256))   # byte -> "%XX", upper-case hex
+ESCAPE_SAFE = SAFE + "\"'(),"  # safe + extra, less the reserved "*" and "!"
+_PCT = tuple(f"%{b:02X}" for b in range(256))  # byte -> "%XX", upper-case hex
 
-def _encode_char(c:str, encoding:str, text:str, pos:int) -> str:
+
+def _encode_char(c: str, encoding: str, text: str, pos: int) -> str:
     "The escapes for character `c` (at `pos` in `text`) under `encoding`"
-    try: return ''.join(_PCT[b] for b in c.encode(encoding))
-    except UnicodeError:   # UnicodeEncodeError, or the plain UnicodeError of codecs such as idna
-        raise URIEncodingError(f"{describe_char(c)} has no {encoding} code; pass encoding='utf-8' to encode it as UTF-8 octets",
-                               text, pos, 'escape') from None
-    except LookupError: raise ValueError(f"unknown encoding {encoding!r}") from None
+    try:
+        return "".join(_PCT[b] for b in c.encode(encoding))
+    except UnicodeError:  # UnicodeEncodeError, or the plain UnicodeError of codecs such as idna
+        raise URIEncodingError(
+            f"{describe_char(c)} has no {encoding} code; "
+            "pass encoding='utf-8' to encode it as UTF-8 octets",
+            text,
+            pos,
+            "escape",
+        ) from None
+    except LookupError:
+        raise ValueError(f"unknown encoding {encoding!r}") from None
 
 # %% ../nbs/06_encoding.ipynb #9efe348c
-def escape(text:str,                # the local name (any text) to encode
-           safe:str=ESCAPE_SAFE,    # characters left unencoded besides alphanumerics (`%` is always encoded)
-           encoding:str="latin-1",  # how characters become octets: RFC 1630's "ISO Latin 1 code", or e.g. "utf-8"
-          ) -> str:
-    "Encode every character of `text` outside alphanumerics and `safe` as `%` and two upper-case hex digits"
-    text, safe, encoding = _need_str(text), _need_str(safe, 'safe'), _need_str(encoding, 'encoding')
-    keep = frozenset(ALNUM + safe) - {'%'}
-    return ''.join(c if c in keep else _encode_char(c, encoding, text, i) for i, c in enumerate(text))
+def escape(
+    text: str,  # the local name (any text) to encode
+    # characters left unencoded besides alphanumerics (`%` is always encoded)
+    safe: str = ESCAPE_SAFE,
+    # how characters become octets: RFC 1630's "ISO Latin 1 code", or e.g. "utf-8"
+    encoding: str = "latin-1",
+) -> str:
+    "Encode each character of `text` outside alphanumerics and `safe` as `%` and two hex digits"
+    text, safe, encoding = _need_str(text), _need_str(safe, "safe"), _need_str(encoding, "encoding")
+    keep = frozenset(ALNUM + safe) - {"%"}
+    return "".join(
+        c if c in keep else _encode_char(c, encoding, text, i) for i, c in enumerate(text)
+    )
 
 # %% ../nbs/06_encoding.ipynb #c2fa9e34
-_ESC_RE = re.compile(f'%({_HEX2})?')
+_ESC_RE = re.compile(f"%({_HEX2})?")
 
-def _bad_escape(text:str, pos:int) -> NoReturn:
-    raise URISyntaxError("'%' must be followed by two hexadecimal digits; a percent sign intended as such is written %25 (Example 3)",
-                         text, pos, 'escape')
 
-def unescape(text:str,               # text holding `%XX` escapes
-             encoding:str="latin-1", # how the octets become characters
-             future_escapes:bool=False, # leave a `%` not followed by two hex digits as it is, instead of raising
-            ) -> str:
-    "Decode every `%XX` in `text`; a `%` not followed by two hex digits raises `URISyntaxError` (unless `future_escapes`)"
-    if type(text) is not str or type(encoding) is not str: text, encoding = _need_str(text), _need_str(encoding, 'encoding')
-    if '%' not in text: return text
-    out: list[str]; out, pos, octets, start = [], 0, bytearray(), 0
+def _bad_escape(text: str, pos: int) -> NoReturn:
+    raise URISyntaxError(
+        "'%' must be followed by two hexadecimal digits; "
+        "a percent sign intended as such is written %25 (Example 3)",
+        text,
+        pos,
+        "escape",
+    )
+
+# %% ../nbs/06_encoding.ipynb #4c4b0e43
+def _decode_octets(octets: bytearray, encoding: str, text: str, start: int) -> str:
+    try:
+        return octets.decode(encoding)
+    # UnicodeDecodeError, or the plain UnicodeError of codecs such as punycode
+    except UnicodeError as e:
+        raise URIEncodingError(
+            f"the escaped octets are not valid {encoding}: {getattr(e, 'reason', e)}",
+            text,
+            start + 3 * getattr(e, "start", 0),
+            "escape",
+        ) from None
+    except LookupError:
+        raise ValueError(f"unknown encoding {encoding!r}") from None
+
+# %% ../nbs/06_encoding.ipynb #4f280e2a
+def unescape(
+    text: str,  # text holding `%XX` escapes
+    encoding: str = "latin-1",  # how the octets become characters
+    # leave a `%` not followed by two hex digits as it is, instead of raising
+    future_escapes: bool = False,
+) -> str:
+    "Decode every `%XX` in `text`; a `%` not followed by two hex digits raises `URISyntaxError`"
+    if type(text) is not str or type(encoding) is not str:
+        text, encoding = _need_str(text), _need_str(encoding, "encoding")
+    if "%" not in text:
+        return text
+    out: list[str]
+    out, pos, octets, start = [], 0, bytearray(), 0
     for m in _ESC_RE.finditer(text):
         if m.group(1) is None:
-            if future_escapes: continue       # left in place: copied with the text that follows
+            if future_escapes:
+                continue  # left in place: copied with the text that follows
             _bad_escape(text, m.start())
         if m.start() != pos or not octets:
-            if octets: out.append(_decode_octets(octets, encoding, text, start)); octets = bytearray()
-            out.append(text[pos:m.start()]); start = m.start()
-        octets.append(int(m.group(1), 16)); pos = m.end()
-    if octets: out.append(_decode_octets(octets, encoding, text, start))
+            if octets:
+                out.append(_decode_octets(octets, encoding, text, start))
+                octets = bytearray()
+            out.append(text[pos : m.start()])
+            start = m.start()
+        octets.append(int(m.group(1), 16))
+        pos = m.end()
+    if octets:
+        out.append(_decode_octets(octets, encoding, text, start))
     out.append(text[pos:])
-    return ''.join(out)
-
-def _decode_octets(octets:bytearray, encoding:str, text:str, start:int) -> str:
-    try: return octets.decode(encoding)
-    except UnicodeError as e:   # UnicodeDecodeError, or the plain UnicodeError of codecs such as punycode
-        raise URIEncodingError(f"the escaped octets are not valid {encoding}: {getattr(e, 'reason', e)}", text,
-                               start + 3*getattr(e, 'start', 0), 'escape') from None
-    except LookupError: raise ValueError(f"unknown encoding {encoding!r}") from None
+    return "".join(out)
 
 # %% ../nbs/06_encoding.ipynb #ef57c7d5
-_RESERVED_COMMON = {'rfc1630': frozenset("%/#?=;:*!"), 'rfc1738': frozenset(RFC1738_RESERVED + "#%")}
+_RESERVED_COMMON = {
+    "rfc1630": frozenset("%/#?=;:*!"),
+    "rfc1738": frozenset(RFC1738_RESERVED + "#%"),
+}
 
-def reserved_set(part:str,                # "path", "search", "fragment" or "login" (the `//user:password@host:port` segment)
-                 reserved:str="rfc1630",  # whose reserved characters: "rfc1630" or "rfc1738"
-                ) -> frozenset[str]:
+
+def reserved_set(
+    part: str,  # "path", "search", "fragment" or "login" (the `//user:password@host:port` segment)
+    reserved: str = "rfc1630",  # whose reserved characters: "rfc1630" or "rfc1738"
+) -> frozenset[str]:
     "The characters that keep their encoded or unencoded state in `part`"
-    if type(part) is not str or type(reserved) is not str: part, reserved = _need_str(part, 'part'), _need_str(reserved, 'reserved')
-    try: return _RESERVED_SETS[reserved][part]
+    if type(part) is not str or type(reserved) is not str:
+        part, reserved = _need_str(part, "part"), _need_str(reserved, "reserved")
+    try:
+        return _RESERVED_SETS[reserved][part]
     except KeyError:
-        if reserved not in _RESERVED_SETS: raise ValueError(f"reserved must be 'rfc1630' or 'rfc1738', not {reserved!r}") from None
-        return _RESERVED_SETS[reserved]['path']
+        if reserved not in _RESERVED_SETS:
+            raise ValueError(f"reserved must be 'rfc1630' or 'rfc1738', not {reserved!r}") from None
+        return _RESERVED_SETS[reserved]["path"]
 
-_RESERVED_SETS = {r: {'path': base, 'search': base | {'+'}, 'fragment': base | {'+'}, 'login': base | {'@'}}
-                  for r, base in _RESERVED_COMMON.items()}   # built once: the sets are reused (and their hashes cached)
+
+# built once: the sets are reused (and their hashes cached)
+_RESERVED_SETS = {
+    r: {"path": base, "search": base | {"+"}, "fragment": base | {"+"}, "login": base | {"@"}}
+    for r, base in _RESERVED_COMMON.items()
+}
 
 # %% ../nbs/06_encoding.ipynb #01704ee4
 class Level(NamedTuple):
     "An encoding level: the characters written unencoded (reserved characters aside)"
-    name: str                    # the level's name
-    literal: frozenset[str]      # characters left (or made) unencoded at this level
-    description: str = ''        # what the level is for
-    beyond_latin1: bool = False  # also leave printable characters beyond Latin-1 unencoded (with encoding="utf-8")
 
-    def allows(self, c:str) -> bool:
+    name: str  # the level's name
+    literal: frozenset[str]  # characters left (or made) unencoded at this level
+    description: str = ""  # what the level is for
+    # also leave printable characters beyond Latin-1 unencoded (with encoding="utf-8")
+    beyond_latin1: bool = False
+
+    def allows(self, c: str) -> bool:
         "`True` if character `c` is written unencoded at this level"
-        if type(c) is not str: c = _need_str(c, 'c')
-        return c in self.literal or (self.beyond_latin1 and c > '\xff' and c.isprintable())
+        if type(c) is not str:
+            c = _need_str(c, "c")
+        return c in self.literal or (self.beyond_latin1 and c > "\xff" and c.isprintable())
 
 # %% ../nbs/06_encoding.ipynb #21640dfb
-_LATIN1_PRINTABLE = ''.join(c for c in map(chr, range(0xa0, 0x100)) if c.isprintable())   # not NBSP, not SHY
+# not NBSP, not SHY
+_LATIN1_PRINTABLE = "".join(c for c in map(chr, range(0xA0, 0x100)) if c.isprintable())
 
-LEVELS = MappingProxyType({l.name: l for l in [
-    Level('decoded', frozenset(ALNUM + SAFE + EXTRA + '+' + NATIONAL + PUNCTUATION + '`' + _LATIN1_PRINTABLE),
-          "as decoded as is safe: every escape decoded unless the character is reserved, white space, or a control character "
-          "(an increased safe set, for applications that handle Latin-1 intact; not valid for transport)", True),
-    Level('canonical', frozenset(ALNUM + SAFE + EXTRA + '+'),
-          "the canonical form: exactly the characters the generic BNF allows are unencoded (alpha, digit, safe, extra, and + outside a search)"),
-    Level('conservative', frozenset(ALNUM + "*-.@_+"),
-          "the set CERN's libwww left unencoded in paths (HTEscape URL_XPALPHAS): also encodes $ & \" ' ( ) , against imperfect gateways"),
-    Level('alphanumeric', frozenset(ALNUM), "everything but alphanumerics encoded"),
-]})
+LEVELS = MappingProxyType(
+    {
+        lv.name: lv
+        for lv in [
+            Level(
+                "decoded",
+                frozenset(
+                    ALNUM + SAFE + EXTRA + "+" + NATIONAL + PUNCTUATION + "`" + _LATIN1_PRINTABLE
+                ),
+                "as decoded as is safe: every escape decoded unless the character is reserved, "
+                "white space, or a control character "
+                "(an increased safe set, for applications that handle Latin-1 intact; "
+                "not valid for transport)",
+                True,
+            ),
+            Level(
+                "canonical",
+                frozenset(ALNUM + SAFE + EXTRA + "+"),
+                "the canonical form: exactly the characters the generic BNF allows are unencoded "
+                "(alpha, digit, safe, extra, and + outside a search)",
+            ),
+            Level(
+                "conservative",
+                frozenset(ALNUM + "*-.@_+"),
+                "the set CERN's libwww left unencoded in paths (HTEscape URL_XPALPHAS): "
+                "also encodes $ & \" ' ( ) , against imperfect gateways",
+            ),
+            Level("alphanumeric", frozenset(ALNUM), "everything but alphanumerics encoded"),
+        ]
+    }
+)
 
 # %% ../nbs/06_encoding.ipynb #f457815a
-def as_level(level:Union[str, Level, frozenset[str], set[str]], # a name in `LEVELS`, a `Level`, or a set of characters
-            ) -> Level:
+def as_level(
+    # a name in `LEVELS`, a `Level`, or a set of characters
+    level: Union[str, Level, frozenset[str], set[str]],
+) -> Level:
     "The `Level` that `level` names or describes"
-    if isinstance(level, Level): return level
+    if isinstance(level, Level):
+        return level
     if isinstance(level, str):
-        level = _need_str(level, 'level')
-        try: return LEVELS[level]
-        except KeyError: raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)} (or pass a set of characters)") from None
-    if isinstance(level, (set, frozenset)): return Level('custom', frozenset(level), 'a custom safe set')
-    raise TypeError(f"level must be a level name, a Level or a set of characters, not {type(level).__name__}")
+        level = _need_str(level, "level")
+        try:
+            return LEVELS[level]
+        except KeyError:
+            raise ValueError(
+                f"unknown level {level!r}; known: {', '.join(LEVELS)} (or pass a set of characters)"
+            ) from None
+    if isinstance(level, (set, frozenset)):
+        return Level("custom", frozenset(level), "a custom safe set")
+    raise TypeError(
+        f"level must be a level name, a Level or a set of characters, not {type(level).__name__}"
+    )
 
 # %% ../nbs/06_encoding.ipynb #c5b20bbf
-_DOTSEG = frozenset({'.', '..'})
+def _utf8_escapes(s: str, i: int, b: int) -> tuple[Optional[str], int]:
+    "(character, length) of the UTF-8 escapes at `s[i]`, first byte `b` >= 0x80; else (None, 3)"
+    need = 2 if 0xC0 <= b < 0xE0 else 3 if 0xE0 <= b < 0xF0 else 4 if 0xF0 <= b < 0xF8 else 1
+    raw = s[i : i + 3 * need]
+    try:
+        d = unescape(raw, "utf-8") if len(raw) == 3 * need and need > 1 else None
+    except URIError:
+        d = None
+    return (d, 3 * need) if d is not None and len(d) == 1 else (None, 3)
 
-def _convert(s:str, off:int, level:Level, R:frozenset[str], encoding:str, text:str, trace:Optional[list[tuple[str, str, int, str]]]=None) -> str:
+# %% ../nbs/06_encoding.ipynb #515bf386
+def _escape_unit(
+    s: str,
+    i: int,
+    off: int,
+    utf8: bool,
+    R: frozenset[str],
+    allows: Callable[[str], bool],
+    text: str,
+) -> tuple[int, str, str]:
+    "The escape at `s[i]` (with `utf8`, its UTF-8 sequence): (its length, what it becomes, why)"
+    if i + 2 >= len(s) or s[i + 1] not in HEX or s[i + 2] not in HEX:
+        _bad_escape(text, off + i)
+    b, k = int(s[i + 1 : i + 3], 16), 3
+    if utf8 and b >= 0x80:
+        # gather one UTF-8 sequence of escapes
+        d, k = _utf8_escapes(s, i, b)
+    else:
+        d = chr(b) if not utf8 or b < 0x80 else None
+    esc = s[i : i + k].upper()
+    if d is not None and d != "%" and d not in R and allows(d):
+        return k, d, "decoded: allowed unencoded at this level"
+    if d is not None and d in R:
+        return k, esc, "kept encoded: reserved, it would change meaning if decoded"
+    return k, esc, "kept encoded: not allowed unencoded at this level"
+
+# %% ../nbs/06_encoding.ipynb #b98892a5
+def _char_unit(
+    c: str, pos: int, R: frozenset[str], allows: Callable[[str], bool], encoding: str, text: str
+) -> tuple[int, str, str]:
+    "The character `c` (at `pos` in `text`): (1, what it becomes, why)"
+    if c in R:
+        return 1, c, "kept: reserved character in its reserved role"
+    if allows(c):
+        return 1, c, "kept: allowed at this level"
+    return 1, _encode_char(c, encoding, text, pos), "encoded: not allowed unencoded at this level"
+
+# %% ../nbs/06_encoding.ipynb #20543e1d
+_DOTSEG = frozenset({".", ".."})
+# a record of a level change, unit by unit: (source, result, position, why); None: no record
+_Trace = Optional[list[tuple[str, str, int, str]]]
+
+
+def _convert(
+    s: str,
+    off: int,
+    level: Level,
+    R: frozenset[str],
+    encoding: str,
+    text: str,
+    trace: Optional[list[tuple[str, str, int, str]]] = None,
+) -> str:
     "Bring part `s` (at offset `off` in `text`) to `level`, keeping characters in `R` as written"
-    utf8 = encoding.replace('_', '-').lower() in ('utf-8', 'utf8')
-    if trace is None:                                        # fast paths, same results (see "Faster, same results")
+    utf8 = encoding.replace("_", "-").lower() in ("utf-8", "utf8")
+    # fast paths, same results (see "Faster, same results")
+    if trace is None:
         m = _machine(level, R)
-        if m.odd.search(s) is None: return s                 # nothing to change: no escape, every character stays
-        if not utf8: return _convert_fast(s, off, m, level, encoding, text)
+        # nothing to change: no escape, every character stays
+        if m.odd.search(s) is None:
+            return s
+        if not utf8:
+            return _convert_fast(s, off, m, level, encoding, text)
     out, i, n, allows = [], 0, len(s), level.allows
     while i < n:
-        k, o, why = (_escape_unit(s, i, off, utf8, R, allows, text) if s[i] == '%' else
-                     _char_unit(s[i], off + i, R, allows, encoding, text))
+        k, o, why = (
+            _escape_unit(s, i, off, utf8, R, allows, text)
+            if s[i] == "%"
+            else _char_unit(s[i], off + i, R, allows, encoding, text)
+        )
         out.append(o)
-        if trace is not None: trace.append((s[i:i+k], o, off + i, why))
+        if trace is not None:
+            trace.append((s[i : i + k], o, off + i, why))
         i += k
-    return ''.join(out)
+    return "".join(out)
 
-def _escape_unit(s:str, i:int, off:int, utf8:bool, R:frozenset[str], allows:Callable[[str], bool], text:str) -> tuple[int, str, str]:
-    "The escape at `s[i]` (with `utf8`, the whole UTF-8 sequence of escapes it starts): (its length, what it becomes, why)"
-    if i + 2 >= len(s) or s[i+1] not in HEX or s[i+2] not in HEX: _bad_escape(text, off + i)
-    b, k = int(s[i+1:i+3], 16), 3
-    if utf8 and b >= 0x80: d, k = _utf8_escapes(s, i, b)     # gather one UTF-8 sequence of escapes
-    else: d = chr(b) if not utf8 or b < 0x80 else None
-    esc = s[i:i+k].upper()
-    if d is not None and d != '%' and d not in R and allows(d): return k, d, 'decoded: allowed unencoded at this level'
-    if d is not None and d in R: return k, esc, 'kept encoded: reserved, it would change meaning if decoded'
-    return k, esc, 'kept encoded: not allowed unencoded at this level'
-
-def _utf8_escapes(s:str, i:int, b:int) -> tuple[Optional[str], int]:
-    "(the character, the length) of the UTF-8 sequence of escapes at `s[i]` that starts with byte `b` >= 0x80; (None, 3) if it is none"
-    need = 2 if 0xc0 <= b < 0xe0 else 3 if 0xe0 <= b < 0xf0 else 4 if 0xf0 <= b < 0xf8 else 1
-    raw = s[i:i+3*need]
-    try: d = unescape(raw, 'utf-8') if len(raw) == 3*need and need > 1 else None
-    except URIError: d = None
-    return (d, 3*need) if d is not None and len(d) == 1 else (None, 3)
-
-def _char_unit(c:str, pos:int, R:frozenset[str], allows:Callable[[str], bool], encoding:str, text:str) -> tuple[int, str, str]:
-    "The character `c` (at `pos` in `text`): (1, what it becomes, why)"
-    if c in R: return 1, c, 'kept: reserved character in its reserved role'
-    if allows(c): return 1, c, 'kept: allowed at this level'
-    return 1, _encode_char(c, encoding, text, pos), 'encoded: not allowed unencoded at this level'
-
-def _convert_path(path:str, off:int, level:Level, R:frozenset[str], encoding:str, text:str, trace:Optional[list[tuple[str, str, int, str]]]=None) -> str:
-    "Bring a path to `level`: segment by segment, the login segment with its own reserved set, dot segments kept"
-    login = path.startswith('//')
-    if trace is None and _machine(level, R).plain_path(login) and '%2e' not in path and '%2E' not in path \
-            and not (login and '%40' in path):
-        return _convert(path, off, level, R, encoding, text)  # no dot or '@' rule can apply: the path in one run
-    segs, out, pos = path.split('/'), [], off
-    login = len(segs) > 2 and segs[0] == '' and segs[1] == ''      # "//login/..." : segs[2] is the login
-    for j, seg in enumerate(segs):
-        if j and trace is not None: trace.append(('/', '/', pos - 1, 'kept: reserved character in its reserved role'))
-        out.append(_convert_segment(seg, pos, level, R | {'@'} if login and j == 2 else R, encoding, text, trace))
-        pos += len(seg) + 1
-    return '/'.join(out)
-
-def _convert_segment(seg:str, pos:int, level:Level, R:frozenset[str], encoding:str, text:str, trace:Optional[list[tuple[str, str, int, str]]]) -> str:
-    "One path segment: a dot segment kept as it is (an encoded one stays encoded: it is data), any other brought to `level`"
-    if seg in _DOTSEG or ('%' in seg and seg.replace('%2E', '.').replace('%2e', '.') in _DOTSEG):
-        o = seg if '%' not in seg else '%2E' * len(seg.replace('%2E', '.').replace('%2e', '.'))
-        if trace is not None: trace.append((seg, o, pos, 'kept: a "." or ".." path element is reserved' if o == seg else
-                                            'encoded: an encoded dot segment is data, not "." or ".."'))
+# %% ../nbs/06_encoding.ipynb #c77f5cc8
+def _convert_segment(
+    seg: str,
+    pos: int,
+    level: Level,
+    R: frozenset[str],
+    encoding: str,
+    text: str,
+    trace: Optional[list[tuple[str, str, int, str]]],
+) -> str:
+    "One path segment: a dot segment kept (an encoded one stays encoded), another at `level`"
+    if seg in _DOTSEG or ("%" in seg and seg.replace("%2E", ".").replace("%2e", ".") in _DOTSEG):
+        o = seg if "%" not in seg else "%2E" * len(seg.replace("%2E", ".").replace("%2e", "."))
+        if trace is not None:
+            if o == seg:
+                why = 'kept: a "." or ".." path element is reserved'
+            else:
+                why = 'encoded: an encoded dot segment is data, not "." or ".."'
+            trace.append((seg, o, pos, why))
         return o
     return _convert(seg, pos, level, R, encoding, text, trace)
+
+# %% ../nbs/06_encoding.ipynb #bcb62243
+def _convert_path(
+    path: str,
+    off: int,
+    level: Level,
+    R: frozenset[str],
+    encoding: str,
+    text: str,
+    trace: Optional[list[tuple[str, str, int, str]]] = None,
+) -> str:
+    "Bring a path to `level`, segment by segment: dot segments kept, the login with its own set"
+    login = path.startswith("//")
+    if (
+        trace is None
+        and _machine(level, R).plain_path(login)
+        and "%2e" not in path
+        and "%2E" not in path
+        and not (login and "%40" in path)
+    ):
+        # no dot or '@' rule can apply: the path in one run
+        return _convert(path, off, level, R, encoding, text)
+    segs, out, pos = path.split("/"), [], off
+    # "//login/..." : segs[2] is the login
+    login = len(segs) > 2 and segs[0] == "" and segs[1] == ""
+    for j, seg in enumerate(segs):
+        if j and trace is not None:
+            trace.append(("/", "/", pos - 1, "kept: reserved character in its reserved role"))
+        out.append(
+            _convert_segment(
+                seg, pos, level, R | {"@"} if login and j == 2 else R, encoding, text, trace
+            )
+        )
+        pos += len(seg) + 1
+    return "/".join(out)
 
 # %% ../nbs/06_encoding.ipynb #b69696a5
 class _Machine(NamedTuple):
     "Compiled shortcuts for one level and reserved set: see `_machine`"
-    odd: re.Pattern[str]   # finds a character that is not kept as written (`%` included)
-    unit: re.Pattern[str]  # captures an escape, or one character that is not kept
-    escapes: dict[str, str] # "%xx" in any case -> what it becomes (single-byte encodings)
-    keep: frozenset[str]   # the Latin-1 characters kept as written
 
-    def plain_path(self, login:bool) -> bool:
-        "`True` if unescaped dot segments and (with a login) '@' are kept as written, so only escapes could need the segment rules"
-        return '.' in self.keep and (not login or '@' in self.keep)
+    odd: re.Pattern[str]  # finds a character that is not kept as written (`%` included)
+    unit: re.Pattern[str]  # captures an escape, or one character that is not kept
+    escapes: dict[str, str]  # "%xx" in any case -> what it becomes (single-byte encodings)
+    keep: frozenset[str]  # the Latin-1 characters kept as written
+
+    def plain_path(self, login: bool) -> bool:
+        "`True` if unescaped dot segments and (with a login) '@' are kept as written"
+        # then only escapes could need the segment rules
+        return "." in self.keep and (not login or "@" in self.keep)
+
 
 @lru_cache(maxsize=64)
-def _machine(level:Level, R:frozenset[str]) -> _Machine:
+def _machine(level: Level, R: frozenset[str]) -> _Machine:
     "The shortcuts for `level` and reserved set `R`, built once"
-    keep = frozenset(c for c in map(chr, range(256)) if c != '%' and (c in R or level.allows(c)))
+    keep = frozenset(c for c in map(chr, range(256)) if c != "%" and (c in R or level.allows(c)))
     not_kept = f"[^{_cls(keep)[1:-1]}]" if keep else "(?s:.)"
     escapes = {}
     for b in range(256):
         d, hx = chr(b), f"{b:02x}"
-        out = d if d != '%' and d not in R and level.allows(d) else _PCT[b]
+        out = d if d != "%" and d not in R and level.allows(d) else _PCT[b]
         for x in {hx[0], hx[0].upper()}:
-            for y in {hx[1], hx[1].upper()}: escapes['%' + x + y] = out
+            for y in {hx[1], hx[1].upper()}:
+                escapes["%" + x + y] = out
     return _Machine(re.compile(not_kept), re.compile(f"({ESCAPE_RE}|{not_kept})"), escapes, keep)
 
-def _convert_fast(s:str, off:int, m:_Machine, level:Level, encoding:str, text:str) -> str:
-    "`_convert` for a single-byte `encoding`: split `s` at the units that change, and look each up in the table"
-    done: dict[str, str]; pieces, pos, done = m.unit.split(s), off, {}   # even indices: runs kept as they are; odd: one unit that may change
+# %% ../nbs/06_encoding.ipynb #c8a679f5
+def _convert_fast(s: str, off: int, m: _Machine, level: Level, encoding: str, text: str) -> str:
+    "`_convert` for a single-byte `encoding`: split `s` at the units that change, look each up"
+    done: dict[str, str]
+    # even indices: runs kept as they are; odd: one unit that may change
+    pieces, pos, done = m.unit.split(s), off, {}
     for k in range(1, len(pieces), 2):
-        t = pieces[k]; pos += len(pieces[k-1])       # `pos`: index of unit `t` in `text` (linear: no re-scan per unit)
+        t = pieces[k]
+        # `pos`: index of unit `t` in `text` (linear: no re-scan per unit)
+        pos += len(pieces[k - 1])
         o = m.escapes.get(t) or done.get(t)
         if o is None:
-            if t == '%': _bad_escape(text, pos)
+            if t == "%":
+                _bad_escape(text, pos)
             o = done[t] = t if level.allows(t) else _encode_char(t, encoding, text, pos)
-        pieces[k] = o; pos += len(t)
-    return ''.join(pieces)
+        pieces[k] = o
+        pos += len(t)
+    return "".join(pieces)
 
 # %% ../nbs/06_encoding.ipynb #3165e340
-def _uri_text(uri:Union[str, URI], name:str='uri') -> str:
-    "The text of `uri`, a `str` or a `URI`; `TypeError` for anything else (bytes are not silently `str()`-ed)"
-    if type(uri) is str: return uri
-    if isinstance(uri, str): return _need_str(uri, name)
-    if isinstance(uri, URI): return str(uri)
+def _uri_text(uri: Union[str, URI], name: str = "uri") -> str:
+    "The text of `uri`, a `str` or a `URI`; `TypeError` for anything else"
+    # bytes are not silently `str()`-ed
+    if type(uri) is str:
+        return uri
+    if isinstance(uri, str):
+        return _need_str(uri, name)
+    if isinstance(uri, URI):
+        return str(uri)
     raise TypeError(f"{name} must be str or URI, not {type(uri).__name__}")
 
-def _scheme_guard(path:str) -> bool:
-    "Does this partial form start with an escape of a letter, before a ':' in its first segment? (decoded, it would read as `scheme:`)"
-    return (path[:1] == '%' and path[1:3] != '' and all(c in HEX for c in path[1:3]) and chr(int(path[1:3], 16)) in ALPHA
-            and ':' in path.split('/', 1)[0])
-
-def _to_level(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]=None) -> str:
-    "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
-    if type(encoding) is not str or type(reserved) is not str: encoding, reserved = _need_str(encoding, 'encoding'), _need_str(reserved, 'reserved')
-    if trace is None and _plain(L, reserved).fullmatch(text) and _URL_TEXT.fullmatch(text): return text   # shortcut: nothing to change
-    r = _to_level_url(text, L, encoding, reserved, trace)   # a URL of a registered scheme: RFC 1738's rules (see below)
-    if r is not None: return r
-    u = parse(text)
-    off, parts = 0, []
-    if u.scheme is not None:
-        parts += [u.scheme, ':']; off = len(u.scheme) + 1
-        if trace is not None: trace += [(u.scheme, u.scheme, 0, 'kept: the scheme name is not re-encoded'),
-                                        (':', ':', off - 1, 'kept: reserved character in its reserved role')]
-    path, poff = u.path, off
-    if u.scheme is None and _scheme_guard(path):      # a partial form whose first escape, decoded, would begin `scheme:`
-        parts.append(path[:3].upper()); path, poff = path[3:], off + 3
-        if trace is not None: trace.append((parts[-1], parts[-1], off, 'kept encoded: decoded, it would begin a scheme name'))
-    parts.append(_convert_path(path, poff, L, reserved_set('path', reserved), encoding, text, trace))
-    off += len(u.path) + 1
-    for delim, part, name in (('?', u.search, 'search'), ('#', u.fragment, 'fragment')):
-        if part is None: continue
-        if trace is not None: trace.append((delim, delim, off - 1, 'kept: reserved character in its reserved role'))
-        parts += [delim, _convert(part, off, L, reserved_set(name, reserved), encoding, text, trace)]
-        off += len(part) + 1
-    return ''.join(parts)
-
-def _to_level_url(text:str, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]) -> Optional[str]:
-    "`text` at level `L` by RFC 1738's rules if it is a URL of a registered scheme (once its unsafe characters are encoded); else None"
-    v = _registered(text)
-    if v is None and not _URL_TEXT.fullmatch(text): v = _registered(_encode_unsafe(text, encoding))
-    if v is None: return None
-    if text[:1] != '<': return _url_level_or_refuse(text, v, L, encoding, reserved, trace)
-    t: Optional[list[tuple[str, str, int, str]]] = None if trace is None else []
-    out = '<' + _to_level(text[1:-1], L, encoding, reserved, t) + '>'   # `<URL:…>`: the URL inside, at its level
-    if trace is not None and t is not None: trace += [(a, b, p + 1, w) for a, b, p, w in t]
-    return out
-
-@lru_cache(maxsize=64)
-def _plain(L:Level, reserved:str) -> re.Pattern[str]:
-    "A regex for text that is at level `L` in every part already: characters kept in all parts, no escape"
-    keep = frozenset.intersection(*(_machine(L, reserved_set(part, reserved)).keep for part in ('path', 'search', 'fragment', 'login')))
-    return re.compile(f"{_cls(keep)}*" if '.' in keep and '@' in keep else "(?!)")   # else the path rules may matter
-
-def to_level(uri:Union[str, URI],               # the URI or partial form (text or parsed); unsafe characters are allowed
-             level:Union[str, Level, frozenset[str]]="canonical", # a name in `LEVELS`, a `Level`, or a set of characters
-             encoding:str="latin-1",            # how characters become octets and back
-             reserved:str="rfc1630",            # whose reserved set stays untouched: "rfc1630" or "rfc1738"
-            ) -> str:
-    "Re-encode `uri` at `level` without changing its meaning: reserved characters keep their state, valid escapes are never double-encoded"
-    return _to_level(_uri_text(uri), as_level(level), encoding, reserved)
+# %% ../nbs/06_encoding.ipynb #ef3e606b
+def _scheme_guard(path: str) -> bool:
+    "Does this partial form start with an escape of a letter, before a ':' in its first segment?"
+    # decoded, it would read as `scheme:`
+    return (
+        path[:1] == "%"
+        and path[1:3] != ""
+        and all(c in HEX for c in path[1:3])
+        and chr(int(path[1:3], 16)) in ALPHA
+        and ":" in path.split("/", 1)[0]
+    )
 
 # %% ../nbs/06_encoding.ipynb #7c3ed793
-# the scheme layer, above this module, hands its reader down: (parse_url, GenericURL), set when `uri1630.schemes` is imported
+# the scheme layer, above this module, hands its reader down: (parse_url, GenericURL),
+# set when `uri1630.schemes` is imported
 _URL_READER: list[tuple[Callable[..., Any], type]] = []
 
-def _set_url_reader(parse_url:Callable[..., Any], generic:type) -> None:
+
+def _set_url_reader(parse_url: Callable[..., Any], generic: type) -> None:
     "Hand encoding the scheme layer's `parse_url` and its class of a URL of no registered scheme"
     _URL_READER[:] = [(parse_url, generic)]
 
+
 def _url_reader() -> tuple[Callable[..., Any], type]:
-    "`(parse_url, GenericURL)`, handed down by the scheme layer (the package's loader imports it on first need)"
+    "`(parse_url, GenericURL)`, handed down by the scheme layer"
+    # the package's loader imports the scheme layer on first need
     if not _URL_READER:
         from uri1630 import _fill
-        _fill('url reader')
+
+        _fill("url reader")
     return _URL_READER[0]
 
-
 # %% ../nbs/06_encoding.ipynb #45f01cb9
-# RFC 1738 §2.2: "Thus, only alphanumerics, the special characters "$-_.+!*'(),", and reserved characters used for their
-# reserved purposes may be used unencoded within a URL."  (reserved = ";" | "/" | "?" | ":" | "@" | "=" | "&")
-_URL_LITERAL = frozenset(ALNUM + RFC1738_SAFE + RFC1738_EXTRA)   # what a level may decode in a URL of a registered scheme
-_URL_KEPT = frozenset(RFC1738_RESERVED + "#%")                   # what keeps its state there: reserved, encoded or not
+# RFC 1738 §2.2: "Thus, only alphanumerics, the special characters "$-_.+!*'(),", and reserved
+# characters used for their reserved purposes may be used unencoded within a URL."
+# (reserved = ";" | "/" | "?" | ":" | "@" | "=" | "&")
+# what a level may decode in a URL of a registered scheme
+_URL_LITERAL = frozenset(ALNUM + RFC1738_SAFE + RFC1738_EXTRA)
+# what keeps its state there: reserved, encoded or not
+_URL_KEPT = frozenset(RFC1738_RESERVED + "#%")
 _LATIN1_HIGH = frozenset(_LATIN1_PRINTABLE)
 
+
 @lru_cache(maxsize=16)
-def _url_level(L:Level) -> Level:
-    "Level `L` within a URL of a registered scheme: it decodes no character that RFC 1738 says must be encoded (`decoded` keeps Latin-1 intact)"
-    high = L.name == 'decoded' and L is LEVELS['decoded']      # RFC 1630: the Latin-1 string "handled intact" (not for transport)
-    return Level(L.name, L.literal & (_URL_LITERAL | (_LATIN1_HIGH if high else frozenset())), L.description, L.beyond_latin1 and high)
+def _url_level(L: Level) -> Level:
+    "Level `L` in a URL of a registered scheme: it decodes nothing RFC 1738 says must be encoded"
+    # (`decoded` keeps Latin-1 intact)
+    # RFC 1630: the Latin-1 string "handled intact" (not for transport)
+    high = L.name == "decoded" and L is LEVELS["decoded"]
+    return Level(
+        L.name,
+        L.literal & (_URL_LITERAL | (_LATIN1_HIGH if high else frozenset())),
+        L.description,
+        L.beyond_latin1 and high,
+    )
 
-_URL_TEXT = re.compile(f"{_cls(_URL_LITERAL | _URL_KEPT)}*")   # the characters a URL may hold unencoded, '%' and '#' besides
+# %% ../nbs/06_encoding.ipynb #e51cc8ea
+# the characters a URL may hold unencoded, '%' and '#' besides
+_URL_TEXT = re.compile(f"{_cls(_URL_LITERAL | _URL_KEPT)}*")
 
-def _encode_unsafe(text:str, encoding:str) -> str:
-    "`text` with every character no URL holds unencoded (unsafe, 8-bit, control) encoded; '' if one has no code in `encoding`"
+
+def _encode_unsafe(text: str, encoding: str) -> str:
+    "`text` with each character no URL holds unencoded (unsafe, 8-bit, control) encoded"
+    # '' if one has no code in `encoding`
     keep = _URL_LITERAL | _URL_KEPT
-    try: return ''.join(c if c in keep else _encode_char(c, encoding, text, i) for i, c in enumerate(text))
-    except (URIError, ValueError): return ''
+    try:
+        return "".join(
+            c if c in keep else _encode_char(c, encoding, text, i) for i, c in enumerate(text)
+        )
+    except (URIError, ValueError):
+        return ""
 
-def _registered(text:str) -> Optional[Any]:
-    "The scheme object `parse_url` reads from `text` (RFC 1738's reading), or None: not a URL of a registered scheme"
-    if not text: return None
+# %% ../nbs/06_encoding.ipynb #22b5d25e
+def _registered(text: str) -> Optional[Any]:
+    "The scheme object `parse_url` reads from `text`, or None: not a URL of a registered scheme"
+    if not text:
+        return None
     parse_url, GenericURL = _url_reader()
-    try: u = parse_url(text)
-    except (URIError, ValueError): return None
+    try:
+        u = parse_url(text)
+    except (URIError, ValueError):
+        return None
     return None if isinstance(u, GenericURL) else u
 
-def _field_form(v:Any) -> Any:
-    "A parsed field with the escapes of characters that are not reserved decoded: fields compared whatever a level did to their encoding (a search's '+' and %2B are never changed)"
-    if isinstance(v, str): return v if '%' not in v else _ESC_RE.sub(lambda m: m.group().upper() if m.group(1) is None or chr(int(m.group(1), 16)) in _URL_KEPT
-                                              else chr(int(m.group(1), 16)), v)
-    if isinstance(v, tuple): return tuple(_field_form(x) for x in v)
+# %% ../nbs/06_encoding.ipynb #83424ddd
+def _field_form(v: Any) -> Any:
+    "A parsed field with the escapes of characters that are not reserved decoded"
+    # fields compared whatever a level did to their encoding (a search's '+' and %2B never change)
+    if isinstance(v, str):
+        return (
+            v
+            if "%" not in v
+            else _ESC_RE.sub(
+                lambda m: (
+                    m.group().upper()
+                    if m.group(1) is None or chr(int(m.group(1), 16)) in _URL_KEPT
+                    else chr(int(m.group(1), 16))
+                ),
+                v,
+            )
+        )
+    if isinstance(v, tuple):
+        return tuple(_field_form(x) for x in v)
     return v
 
-def _fields(u:Any) -> tuple[Any, ...]:
+# %% ../nbs/06_encoding.ipynb #9e38452d
+def _fields(u: Any) -> tuple[Any, ...]:
     "The parsed fields of scheme object `u` (all but the text), in the form `_field_form` gives"
     return (type(u),) + tuple(_field_form(getattr(u, f)) for f in _field_names(type(u)))
 
+
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
-def _field_names(cls:type) -> tuple[str, ...]:
+
+def _field_names(cls: type) -> tuple[str, ...]:
     "The names of the fields of scheme class `cls`, but its text (computed once a class)"
     names = _FIELD_NAMES.get(cls)
     if names is None:
         from dataclasses import fields
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls) if f.name != 'text')
+
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls) if f.name != "text")
     return names
 
-def _login_end(text:str, i:int, u:Any) -> tuple[int, int, int]:
-    "For the `//` login at `text[i]`: `(at, colon, end)` split as the scheme's parser splits it (`parse_login`); at, colon -1 when absent"
-    if getattr(u, 'user', None) is not None:                 # user:password@host:port, read to the first '/' (parse_login's stop)
-        j = text.find('/', i); j = len(text) if j < 0 else j
-        h = text.find('#', i, j); j = j if h < 0 else h
+# %% ../nbs/06_encoding.ipynb #2924ca9c
+def _login_end(text: str, i: int, u: Any) -> tuple[int, int, int]:
+    "The `//` login at `text[i]` split as `parse_login` splits it: `(at, colon, end)`"
+    # at, colon: -1 when absent
+    # user:password@host:port, read to the first '/' (parse_login's stop)
+    if getattr(u, "user", None) is not None:
+        j = text.find("/", i)
+        j = len(text) if j < 0 else j
+        h = text.find("#", i, j)
+        j = j if h < 0 else h
         at, c = _login_split(text, i, j)
-    else: at, c = -1, -1
-    k = (at + 1 if at >= 0 else i) + len(getattr(u, 'host', ''))     # the host, as written (no escapes: RFC 1738 §3.1)
-    if text.startswith(':', k):                              # the port, as written: decimal digits
+    else:
+        at, c = -1, -1
+    # the host, as written (no escapes: RFC 1738 §3.1)
+    k = (at + 1 if at >= 0 else i) + len(getattr(u, "host", ""))
+    # the port, as written: decimal digits
+    if text.startswith(":", k):
         k += 1
-        while k < len(text) and text[k] in DIGIT: k += 1
+        while k < len(text) and text[k] in DIGIT:
+            k += 1
     return at, c, k
 
-def _url_to_level(text:str, u:Any, L:Level, encoding:str, reserved:str, keep:frozenset[str], trace:Optional[list[tuple[str, str, int, str]]]) -> str:
-    "Bring `text`, a URL of a registered scheme read as `u`, to level `L` by RFC 1738's rules; `keep`: more characters that keep their state"
-    b = 4 if text[:4].lower() == 'url:' else 0
-    s = text.find(':', b) + 1                                # just after the scheme name's ':'
-    parts = [text[:s]]
-    if trace is not None: trace += [(text[:s-1], text[:s-1], 0, 'kept: the scheme name is not re-encoded'),
-                                    (':', ':', s - 1, 'kept: reserved character in its reserved role')]
-    R = {p: reserved_set(p, reserved) | _URL_KEPT | keep for p in ('path', 'search', 'fragment', 'login')}
-    i = s
-    if text.startswith('//', s) and hasattr(u, 'host'):    # RFC 1738 §3.1: //<user>:<password>@<host>:<port>
-        i = _url_login(text, s, u, L, R['login'], encoding, parts, trace)
-    f = text.find('#', i); f = len(text) if f < 0 else f
-    q = text.find('?', i, f); q = f if q < 0 else q
-    parts.append(_convert_path(text[i:q], i, L, R['path'], encoding, text, trace))
-    for delim, a, e, name in (('?', q, f, 'search'), ('#', f, len(text), 'fragment')):
-        if a >= len(text) or text[a] != delim: continue
-        if trace is not None: trace.append((delim, delim, a, 'kept: reserved character in its reserved role'))
-        parts += [delim, _convert(text[a+1:e], a + 1, L, R[name], encoding, text, trace)]
-    return ''.join(parts)
-
-def _url_login(text:str, s:int, u:Any, L:Level, R:frozenset[str], encoding:str, parts:list[str], trace:Optional[list[tuple[str, str, int, str]]]) -> int:
-    "Write the `//` login at `text[s]` to `parts` (user and password at level `L`, host and port as written); the index after it"
+# %% ../nbs/06_encoding.ipynb #8798fc2d
+def _url_login(
+    text: str,
+    s: int,
+    u: Any,
+    L: Level,
+    R: frozenset[str],
+    encoding: str,
+    parts: list[str],
+    trace: Optional[list[tuple[str, str, int, str]]],
+) -> int:
+    "Write the `//` login at `text[s]` to `parts`; the index after it"
+    # user and password at level `L`, host and port as written
     at, c, k = _login_end(text, s + 2, u)
-    parts.append('//')
-    if trace is not None: trace.append(('//', '//', s, 'kept: reserved character in its reserved role'))
-    if at >= 0:                                          # user and password at the level; the ':' and '@' that delimit them kept
+    parts.append("//")
+    if trace is not None:
+        trace.append(("//", "//", s, "kept: reserved character in its reserved role"))
+    # user and password at the level; the ':' and '@' that delimit them kept
+    if at >= 0:
         ue = c if c >= 0 else at
-        parts.append(_convert(text[s+2:ue], s + 2, L, R, encoding, text, trace))
+        parts.append(_convert(text[s + 2 : ue], s + 2, L, R, encoding, text, trace))
         if c >= 0:
-            if trace is not None: trace.append((':', ':', c, 'kept: it ends the user name (RFC 1738 §3.1)'))
-            parts += [':', _convert(text[c+1:at], c + 1, L, R, encoding, text, trace)]
-        if trace is not None: trace.append(('@', '@', at, 'kept: it ends the user name or password (RFC 1738 §3.1)'))
-        parts.append('@')
+            if trace is not None:
+                trace.append((":", ":", c, "kept: it ends the user name (RFC 1738 §3.1)"))
+            parts += [":", _convert(text[c + 1 : at], c + 1, L, R, encoding, text, trace)]
+        if trace is not None:
+            trace.append(("@", "@", at, "kept: it ends the user name or password (RFC 1738 §3.1)"))
+        parts.append("@")
     h = at + 1 if at >= 0 else s + 2
     parts.append(text[h:k])
-    if trace is not None and k > h: trace.append((text[h:k], text[h:k], h, 'kept: the host and port are written as they are (RFC 1738 §3.1)'))
+    if trace is not None and k > h:
+        why = "kept: the host and port are written as they are (RFC 1738 §3.1)"
+        trace.append((text[h:k], text[h:k], h, why))
     return k
 
-def _url_level_or_refuse(text:str, u:Any, L:Level, encoding:str, reserved:str, trace:Optional[list[tuple[str, str, int, str]]]) -> str:
-    "`_url_to_level`, checked: the URL built parses back to `u`'s fields; else the characters written unencoded keep their state; else a `URIError`"
-    parse_url = _url_reader()[0]
-    want, UL = _fields(u), _url_level(L)
-    transport = UL.name != 'decoded'                         # `decoded` is not for transport: its check is through `canonical`
-    for keep in (frozenset(), frozenset(c for c in text if c != '%')):   # second try: a character the scheme needs unencoded stays so
-        t: Optional[list[tuple[str, str, int, str]]] = None if trace is None else []
-        out = _url_to_level(text, u, UL, encoding, reserved, keep, t)
-        if not transport or out == text: return _traced(out, trace, t)   # the URL itself parses back to itself
-        try:
-            if _fields(parse_url(out)) == want: return _traced(out, trace, t)
-        except URIError: pass
-    raise URIError(f"this {u.scheme}: URL cannot be written at level {L.name!r} and still name the same object (RFC 1738 §2.2)", text, text.find(':') + 1, 'level')
+# %% ../nbs/06_encoding.ipynb #9f12f170
+def _url_to_level(
+    text: str,
+    u: Any,
+    L: Level,
+    encoding: str,
+    reserved: str,
+    keep: frozenset[str],
+    trace: Optional[list[tuple[str, str, int, str]]],
+) -> str:
+    "Bring `text`, a URL of a registered scheme read as `u`, to level `L` by RFC 1738's rules"
+    # `keep`: more characters that keep their state
+    b = 4 if text[:4].lower() == "url:" else 0
+    s = text.find(":", b) + 1  # just after the scheme name's ':'
+    parts = [text[:s]]
+    if trace is not None:
+        trace += [
+            (text[: s - 1], text[: s - 1], 0, "kept: the scheme name is not re-encoded"),
+            (":", ":", s - 1, "kept: reserved character in its reserved role"),
+        ]
+    R = {
+        p: reserved_set(p, reserved) | _URL_KEPT | keep
+        for p in ("path", "search", "fragment", "login")
+    }
+    i = s
+    # RFC 1738 §3.1: //<user>:<password>@<host>:<port>
+    if text.startswith("//", s) and hasattr(u, "host"):
+        i = _url_login(text, s, u, L, R["login"], encoding, parts, trace)
+    f = text.find("#", i)
+    f = len(text) if f < 0 else f
+    q = text.find("?", i, f)
+    q = f if q < 0 else q
+    parts.append(_convert_path(text[i:q], i, L, R["path"], encoding, text, trace))
+    for delim, a, e, name in (("?", q, f, "search"), ("#", f, len(text), "fragment")):
+        if a >= len(text) or text[a] != delim:
+            continue
+        if trace is not None:
+            trace.append((delim, delim, a, "kept: reserved character in its reserved role"))
+        parts += [delim, _convert(text[a + 1 : e], a + 1, L, R[name], encoding, text, trace)]
+    return "".join(parts)
 
-def _traced(out:str, trace:Optional[list[tuple[str, str, int, str]]], t:Optional[list[tuple[str, str, int, str]]]) -> str:
-    if trace is not None and t is not None: trace += t
+# %% ../nbs/06_encoding.ipynb #30db4144
+def _traced(out: str, trace: _Trace, t: _Trace) -> str:
+    "`out`, after adding the units recorded in `t` to `trace` (when both record)"
+    if trace is not None and t is not None:
+        trace += t
     return out
 
+# %% ../nbs/06_encoding.ipynb #41e69f90
+def _url_level_or_refuse(
+    text: str,
+    u: Any,
+    L: Level,
+    encoding: str,
+    reserved: str,
+    trace: Optional[list[tuple[str, str, int, str]]],
+) -> str:
+    "`_url_to_level`, checked: the URL built parses back to `u`'s fields"
+    # else the characters written unencoded keep their state; else a `URIError`
+    parse_url = _url_reader()[0]
+    want, UL = _fields(u), _url_level(L)
+    # `decoded` is not for transport: its check is through `canonical`
+    transport = UL.name != "decoded"
+    # second try: a character the scheme needs unencoded stays so
+    for keep in (frozenset(), frozenset(c for c in text if c != "%")):
+        t: Optional[list[tuple[str, str, int, str]]] = None if trace is None else []
+        out = _url_to_level(text, u, UL, encoding, reserved, keep, t)
+        # the URL itself parses back to itself
+        if not transport or out == text:
+            return _traced(out, trace, t)
+        try:
+            if _fields(parse_url(out)) == want:
+                return _traced(out, trace, t)
+        except URIError:
+            pass
+    raise URIError(
+        f"this {u.scheme}: URL cannot be written at level {L.name!r} "
+        "and still name the same object (RFC 1738 §2.2)",
+        text,
+        text.find(":") + 1,
+        "level",
+    )
+
+# %% ../nbs/06_encoding.ipynb #13e3cbd8
+@lru_cache(maxsize=64)
+def _plain(L: Level, reserved: str) -> re.Pattern[str]:
+    "A regex for text already at level `L` in every part: characters kept in all parts, no escape"
+    parts = ("path", "search", "fragment", "login")
+    keep = frozenset.intersection(*(_machine(L, reserved_set(p, reserved)).keep for p in parts))
+    # else the path rules may matter
+    return re.compile(f"{_cls(keep)}*" if "." in keep and "@" in keep else "(?!)")
+
+# %% ../nbs/06_encoding.ipynb #225afda9
+def _to_level_url(
+    text: str,
+    L: Level,
+    encoding: str,
+    reserved: str,
+    trace: Optional[list[tuple[str, str, int, str]]],
+) -> Optional[str]:
+    "`text` at level `L` by RFC 1738's rules if it is a URL of a registered scheme; else None"
+    # a URL of a registered scheme once its unsafe characters are encoded counts
+    v = _registered(text)
+    if v is None and not _URL_TEXT.fullmatch(text):
+        v = _registered(_encode_unsafe(text, encoding))
+    if v is None:
+        return None
+    if text[:1] != "<":
+        return _url_level_or_refuse(text, v, L, encoding, reserved, trace)
+    t: Optional[list[tuple[str, str, int, str]]] = None if trace is None else []
+    # `<URL:…>`: the URL inside, at its level
+    out = "<" + _to_level(text[1:-1], L, encoding, reserved, t) + ">"
+    if trace is not None and t is not None:
+        trace += [(a, b, p + 1, w) for a, b, p, w in t]
+    return out
+
+# %% ../nbs/06_encoding.ipynb #e25bd45f
+def _to_level(text: str, L: Level, encoding: str, reserved: str, trace: _Trace = None) -> str:
+    "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
+    if type(encoding) is not str or type(reserved) is not str:
+        encoding, reserved = _need_str(encoding, "encoding"), _need_str(reserved, "reserved")
+    if trace is None and _plain(L, reserved).fullmatch(text) and _URL_TEXT.fullmatch(text):
+        return text  # shortcut: nothing to change
+    # a URL of a registered scheme: RFC 1738's rules (see below)
+    r = _to_level_url(text, L, encoding, reserved, trace)
+    if r is not None:
+        return r
+    u = parse(text)
+    off, parts = 0, []
+    if u.scheme is not None:
+        parts += [u.scheme, ":"]
+        off = len(u.scheme) + 1
+        if trace is not None:
+            trace += [
+                (u.scheme, u.scheme, 0, "kept: the scheme name is not re-encoded"),
+                (":", ":", off - 1, "kept: reserved character in its reserved role"),
+            ]
+    path, poff = u.path, off
+    # a partial form whose first escape, decoded, would begin `scheme:`
+    if u.scheme is None and _scheme_guard(path):
+        parts.append(path[:3].upper())
+        path, poff = path[3:], off + 3
+        if trace is not None:
+            why = "kept encoded: decoded, it would begin a scheme name"
+            trace.append((parts[-1], parts[-1], off, why))
+    R = reserved_set("path", reserved)
+    parts.append(_convert_path(path, poff, L, R, encoding, text, trace))
+    off += len(u.path) + 1
+    for delim, part, name in (("?", u.search, "search"), ("#", u.fragment, "fragment")):
+        if part is None:
+            continue
+        if trace is not None:
+            trace.append((delim, delim, off - 1, "kept: reserved character in its reserved role"))
+        R = reserved_set(name, reserved)
+        parts += [delim, _convert(part, off, L, R, encoding, text, trace)]
+        off += len(part) + 1
+    return "".join(parts)
+
+# %% ../nbs/06_encoding.ipynb #f72953ff
+def to_level(
+    # the URI or partial form (text or parsed); unsafe characters are allowed
+    uri: Union[str, URI],
+    # a name in `LEVELS`, a `Level`, or a set of characters
+    level: Union[str, Level, frozenset[str]] = "canonical",
+    encoding: str = "latin-1",  # how characters become octets and back
+    reserved: str = "rfc1630",  # whose reserved set stays untouched: "rfc1630" or "rfc1738"
+) -> str:
+    "Re-encode `uri` at `level` without changing its meaning"
+    # reserved characters keep their state, valid escapes are never double-encoded
+    return _to_level(_uri_text(uri), as_level(level), encoding, reserved)
 
 # %% ../nbs/06_encoding.ipynb #0588a7d1
-def canonical(uri:Union[str, URI],    # the URI or partial form, text or parsed
-              encoding:str="latin-1", # how characters become octets and back
-              reserved:str="rfc1630", # whose reserved set stays untouched
-             ) -> str:
-    "The canonical form: `to_level(uri, 'canonical')` with the scheme name in lower case (RFC 1738 §2.1)"
+def canonical(
+    uri: Union[str, URI],  # the URI or partial form, text or parsed
+    encoding: str = "latin-1",  # how characters become octets and back
+    reserved: str = "rfc1630",  # whose reserved set stays untouched
+) -> str:
+    "The canonical form: `to_level(uri, 'canonical')`, the scheme in lower case (RFC 1738 §2.1)"
     s = _to_level(_uri_text(uri), _CANONICAL, encoding, reserved)
-    c = s.find(':')
-    if c <= 0 or (s[:c].islower() and '%' not in s[:c]): return s   # shortcut: no scheme, or nothing to change in it
+    c = s.find(":")
+    if c <= 0 or (s[:c].islower() and "%" not in s[:c]):
+        return s  # shortcut: no scheme, or nothing to change in it
     u = parse(s)
-    if not u.scheme: return s
-    return _ESC_HEX.sub(lambda m: m.group().upper(), u.scheme.lower()) + s[len(u.scheme):]   # escapes keep upper-case hex
+    if not u.scheme:
+        return s
+    # escapes keep upper-case hex
+    return _ESC_HEX.sub(lambda m: m.group().upper(), u.scheme.lower()) + s[len(u.scheme) :]
 
-_CANONICAL, _ESC_HEX = LEVELS['canonical'], re.compile('%[0-9a-f]{2}')
+
+_CANONICAL, _ESC_HEX = LEVELS["canonical"], re.compile("%[0-9a-f]{2}")
 
 # %% ../nbs/06_encoding.ipynb #61428f58
 class Change(NamedTuple):
     "One unit of a level change: a character or escape of the input and what it became"
-    source: str     # the character, escape (or scheme name, or dot segment) in the input
-    result: str     # what it is at the new level
-    position: int   # 0-based index of `source` in the input
-    kind: str       # its class: "alnum", "safe", "extra", "reserved", "escape" or "unsafe"
-    why: str        # the rule that decided
+
+    source: str  # the character, escape (or scheme name, or dot segment) in the input
+    result: str  # what it is at the new level
+    position: int  # 0-based index of `source` in the input
+    kind: str  # its class: "alnum", "safe", "extra", "reserved", "escape" or "unsafe"
+    why: str  # the rule that decided
+
     @property
-    def changed(self) -> bool: return self.source != self.result
+    def changed(self) -> bool:
+        return self.source != self.result
 
-def char_class(unit:str) -> str:
+# %% ../nbs/06_encoding.ipynb #d4d73632
+def char_class(unit: str) -> str:
     "The class of a character or `%XX` escape: alnum, safe, extra, reserved, escape or unsafe"
-    if not (unit := _need_str(unit, 'unit')): raise URIError("a void unit has no class: pass a character or a %XX escape", unit, None, 'escape')
-    if len(unit) >= 3 and unit[0] == '%': return 'escape'
+    if not (unit := _need_str(unit, "unit")):
+        raise URIError(
+            "a void unit has no class: pass a character or a %XX escape", unit, None, "escape"
+        )
+    if len(unit) >= 3 and unit[0] == "%":
+        return "escape"
     c = unit[:1]
-    if c in ALNUM: return 'alnum'
-    if c in SAFE or c == '+': return 'safe'
-    if c in EXTRA: return 'extra'
-    if c in "%/#?=;: " or (c == '.' and unit in _DOTSEG): return 'reserved'
-    return 'unsafe'
+    if c in ALNUM:
+        return "alnum"
+    if c in SAFE or c == "+":
+        return "safe"
+    if c in EXTRA:
+        return "extra"
+    if c in "%/#?=;: " or (c == "." and unit in _DOTSEG):
+        return "reserved"
+    return "unsafe"
 
-def explain_level(uri:Union[str, URI], level:Union[str, Level, frozenset[str]]="canonical",
-                  encoding:str="latin-1", reserved:str="rfc1630") -> tuple[Change, ...]:
-    "The `Change` of every unit of `uri` when it is brought to `level` (same arguments as `to_level`)"
-    trace: list[tuple[str, str, int, str]]; text, trace = _uri_text(uri), []
+# %% ../nbs/06_encoding.ipynb #98a3520e
+def explain_level(
+    uri: Union[str, URI],
+    level: Union[str, Level, frozenset[str]] = "canonical",
+    encoding: str = "latin-1",
+    reserved: str = "rfc1630",
+) -> tuple[Change, ...]:
+    "The `Change` of every unit of `uri` brought to `level` (same arguments as `to_level`)"
+    trace: list[tuple[str, str, int, str]]
+    text, trace = _uri_text(uri), []
     _to_level(text, as_level(level), encoding, reserved, trace)
     return tuple(Change(src, out, pos, char_class(src), why) for src, out, pos, why in trace)
 
 # %% ../nbs/06_encoding.ipynb #012c9e4c
-def _canon(uri:Union[str, URI], encoding:str, reserved:str) -> str:
-    "`canonical(uri)`; a URL that no level can write (see \"Levels within a URL of a registered scheme\") is compared as written"
-    try: return canonical(uri, encoding, reserved)
+def _canon(uri: Union[str, URI], encoding: str, reserved: str) -> str:
+    "`canonical(uri)`; a URL that no level can write is compared as written"
+    # see "Levels within a URL of a registered scheme"
+    try:
+        return canonical(uri, encoding, reserved)
     except URIError as e:
-        if e.rule != 'level': raise
+        if e.rule != "level":
+            raise
         return _uri_text(uri)
 
-def _comparable(uri:Union[str, URI], encoding:str, reserved:str, scheme_aware:bool=False) -> str:
-    "Canonical form, with a void fragment-id dropped: 'with or without the hash sign' it means the whole object"
-    s = _canon(uri, encoding, reserved)
-    s = s[:-1] if s.endswith('#') and s.find('#') == len(s) - 1 else s
-    return _site_form(s)[0] if scheme_aware else s
-
-def _default_port(scheme:str) -> Optional[int]:
-    "RFC 1738 §3.2-3.11: \"If :<port> is omitted, the port defaults to N\": the table read from the scheme records"
+# %% ../nbs/06_encoding.ipynb #f877d9ef
+def _default_port(scheme: str) -> Optional[int]:
+    'RFC 1738 §3.2-3.11: "If :<port> is omitted, the port defaults to N": from the scheme records'
     port: Optional[int] = DEFAULT_PORTS.get(scheme)
     return port
 
-def _site_host(scheme:str, host:str, changes:list[str]) -> str:
-    "The host in its site form (lower case, file's `localhost` void, a host number's groups without leading zeros), its changes added to `changes`"
-    if host != host.lower(): changes.append('host-case')
+# %% ../nbs/06_encoding.ipynb #387ba61c
+def _site_host(scheme: str, host: str, changes: list[str]) -> str:
+    "The host in its site form, its changes added to `changes`"
+    # lower case, file's `localhost` void, a host number's groups without leading zeros
+    if host != host.lower():
+        changes.append("host-case")
     host = host.lower()
-    if scheme == 'file' and host == 'localhost': host = ''; changes.append('void-host')   # RFC 1630 "file": "A void host field is equivalent to "localhost""
-    groups = host.split('.')
-    if len(groups) == 4 and all(g.isascii() and g.isdigit() and len(g.lstrip('0')) <= 3 for g in groups) and any(len(g) > 1 and g[0] == '0' for g in groups):
-        host = '.'.join(g.lstrip('0') or '0' for g in groups); changes.append('host-number')   # RFC 1738 §3.1: "decimal digit groups"
+    if scheme == "file" and host == "localhost":
+        host = ""
+        # RFC 1630 "file": "A void host field is equivalent to "localhost""
+        changes.append("void-host")
+    groups = host.split(".")
+    if (
+        len(groups) == 4
+        and all(g.isascii() and g.isdigit() and len(g.lstrip("0")) <= 3 for g in groups)
+        and any(len(g) > 1 and g[0] == "0" for g in groups)
+    ):
+        host = ".".join(g.lstrip("0") or "0" for g in groups)
+        changes.append("host-number")  # RFC 1738 §3.1: "decimal digit groups"
     return host
 
-def _site_port(scheme:str, port:Optional[str], changes:list[str]) -> str:
-    "`:port` in its site form (decimal without leading zeros; '' for none or the scheme's default port), its changes added to `changes`"
-    if port is None: return ''
-    digits = port.lstrip('0') or '0' if port.isdigit() and port.isascii() else port   # RFC 1738 §3.1: the port "in decimal"
-    if digits != port and digits.isdigit(): changes.append('port-zeros')
-    if digits.isdigit() and digits == str(_default_port(scheme)): changes.append('default-port'); return ''
-    return ':' + digits
+# %% ../nbs/06_encoding.ipynb #86672066
+def _site_port(scheme: str, port: Optional[str], changes: list[str]) -> str:
+    "`:port` in its site form, its changes added to `changes`"
+    # decimal without leading zeros; '' for none or the scheme's default port
+    if port is None:
+        return ""
+    # RFC 1738 §3.1: the port "in decimal"
+    digits = port.lstrip("0") or "0" if port.isdigit() and port.isascii() else port
+    if digits != port and digits.isdigit():
+        changes.append("port-zeros")
+    if digits.isdigit() and digits == str(_default_port(scheme)):
+        changes.append("default-port")
+        return ""
+    return ":" + digits
 
-def _site_form(s:str) -> tuple[str, tuple[str, ...]]:
-    "`(text, changes)`: canonical `s` with RFC 1738's site rules applied (host in lower case, default port dropped, http's omitted '/', file's `localhost` void)"
-    c = s.find(':')
-    if c <= 0 or not s.startswith('//', c + 1): return s, ()
+# %% ../nbs/06_encoding.ipynb #67f06da6
+def _site_form(s: str) -> tuple[str, tuple[str, ...]]:
+    "`(text, changes)`: canonical `s` with RFC 1738's site rules applied"
+    # host in lower case, default port dropped, http's omitted '/', file's `localhost` void
+    c = s.find(":")
+    if c <= 0 or not s.startswith("//", c + 1):
+        return s, ()
     scheme, i = s[:c], c + 3
-    e = min([k for k in (s.find('/', i), s.find('?', i), s.find('#', i)) if k >= 0], default=len(s))
-    at = s.rfind('@', i, e) + 1 or i
-    p = s.rfind(':', at, e)
-    host, port = (s[at:p], s[p+1:e]) if p >= 0 else (s[at:e], None)
-    changes:list[str] = []
+    e = min([k for k in (s.find("/", i), s.find("?", i), s.find("#", i)) if k >= 0], default=len(s))
+    at = s.rfind("@", i, e) + 1 or i
+    p = s.rfind(":", at, e)
+    host, port = (s[at:p], s[p + 1 : e]) if p >= 0 else (s[at:e], None)
+    changes: list[str] = []
     out = s[:at] + _site_host(scheme, host, changes) + _site_port(scheme, port, changes)
     rest = s[e:]
-    if scheme == 'http' and rest[:1] in ('', '#'): rest = '/' + rest; changes.append('void-path')
+    if scheme == "http" and rest[:1] in ("", "#"):
+        rest = "/" + rest
+        changes.append("void-path")
     return out + rest, tuple(changes)
 
-def equivalent(a:Union[str, URI],       # one URI or partial form
-               b:Union[str, URI],       # the other
-               encoding:str="latin-1",  # how characters become octets and back
-               reserved:str="rfc1630",  # whose reserved set is never decoded
-               scheme_aware:bool=True,  # apply RFC 1738's site rules: host case, default ports, http's omitted "/", file's localhost
-              ) -> bool:
-    "`True` if `a` and `b` are the same URI once brought to the same encoding level (and, `scheme_aware`, the same site)"
-    return _comparable(a, encoding, reserved, scheme_aware) == _comparable(b, encoding, reserved, scheme_aware)
+# %% ../nbs/06_encoding.ipynb #4bc1663b
+def _comparable(
+    uri: Union[str, URI], encoding: str, reserved: str, scheme_aware: bool = False
+) -> str:
+    "Canonical form, a void fragment-id dropped: 'with or without the hash sign' it is the object"
+    s = _canon(uri, encoding, reserved)
+    s = s[:-1] if s.endswith("#") and s.find("#") == len(s) - 1 else s
+    return _site_form(s)[0] if scheme_aware else s
+
+# %% ../nbs/06_encoding.ipynb #ae015638
+def equivalent(
+    a: Union[str, URI],  # one URI or partial form
+    b: Union[str, URI],  # the other
+    encoding: str = "latin-1",  # how characters become octets and back
+    reserved: str = "rfc1630",  # whose reserved set is never decoded
+    # apply RFC 1738's site rules: host case, default ports, http's omitted "/", file's localhost
+    scheme_aware: bool = True,
+) -> bool:
+    "`True` if `a` and `b` are the same URI once brought to the same encoding level"
+    # and, `scheme_aware`, the same site
+    return _comparable(a, encoding, reserved, scheme_aware) == _comparable(
+        b, encoding, reserved, scheme_aware
+    )
 
 # %% ../nbs/06_encoding.ipynb #723b59d1
 class Reason(NamedTuple):
     "Why two URIs differ in one part"
-    part: str       # "scheme", "path", "search" or "fragment"
-    kind: str       # "case", "encoding", "void-fragment", "host-case", "default-port", "void-path", "void-host", "host-number", "port-zeros", "reserved", "absent" or "different"
-    detail: str     # a sentence for people
+
+    part: str  # "scheme", "path", "search" or "fragment"
+    # "case", "encoding", "void-fragment", "host-case", "default-port", "void-path",
+    # "void-host", "host-number", "port-zeros", "reserved", "absent" or "different"
+    kind: str
+    detail: str  # a sentence for people
+
 
 class Comparison(NamedTuple):
     "The result of `compare`: whether two URIs are equivalent, and the reasons they differ"
+
     equivalent: bool
     reasons: tuple[Reason, ...]
-    def __bool__(self) -> bool: return self.equivalent
+
+    def __bool__(self) -> bool:
+        return self.equivalent
+
 
 _WHY_RESERVED = {
-    '/': "an encoded slash does not have hierarchical significance (Example 2)",
-    '?': "an encoded '?' does not start a search",
-    '#': "an encoded '#' does not start a fragment identifier",
-    '+': "in a search, '+' is shorthand for a space and %2B a real plus sign",
-    '%': "%25 is a percent sign; a bare '%' always starts an escape",
-    '.': "an encoded dot segment is data, not the hierarchical '.' or '..'",
-    '@': "in the login part, '@' ends the user name; %40 is part of it",
+    "/": "an encoded slash does not have hierarchical significance (Example 2)",
+    "?": "an encoded '?' does not start a search",
+    "#": "an encoded '#' does not start a fragment identifier",
+    "+": "in a search, '+' is shorthand for a space and %2B a real plus sign",
+    "%": "%25 is a percent sign; a bare '%' always starts an escape",
+    ".": "an encoded dot segment is data, not the hierarchical '.' or '..'",
+    "@": "in the login part, '@' ends the user name; %40 is part of it",
 }
 
 # %% ../nbs/06_encoding.ipynb #270dc0e8
-_TOK = re.compile(f'{ESCAPE_RE}|.', re.S)
+_TOK = re.compile(f"{ESCAPE_RE}|.", re.S)
 
-def _tokens(s:str) -> list[str]: return _TOK.findall(s)
-def _tokval(t:str) -> str: return chr(int(t[1:], 16)) if len(t) == 3 and t[0] == '%' else t
 
-def _first_diff(x:str, y:str) -> tuple[str, str, int]:
+def _tokens(s: str) -> list[str]:
+    return _TOK.findall(s)
+
+
+def _tokval(t: str) -> str:
+    return chr(int(t[1:], 16)) if len(t) == 3 and t[0] == "%" else t
+
+
+def _first_diff(x: str, y: str) -> tuple[str, str, int]:
     "The first pair of differing tokens of `x` and `y`, with the index in `x`"
     tx, ty, i = _tokens(x), _tokens(y), 0
     for a, b in zip(tx, ty):
-        if a != b: return a, b, i
+        if a != b:
+            return a, b, i
         i += len(a)
-    return (tx[len(ty)] if len(tx) > len(ty) else ''), (ty[len(tx)] if len(ty) > len(tx) else ''), i
+    return (tx[len(ty)] if len(tx) > len(ty) else ""), (ty[len(tx)] if len(ty) > len(tx) else ""), i
 
-def _in_password(x:str, y:str, i:int) -> bool:
-    "Whether offset `i` of `x` or `y` falls in the password of a `//user:password@` login (RFC 1738 §6: never quoted)"
+# %% ../nbs/06_encoding.ipynb #2d0a7ef2
+def _in_password(x: str, y: str, i: int) -> bool:
+    "Whether offset `i` of `x` or `y` falls in the password of a `//user:password@` login"
+    # RFC 1738 §6: a password is never quoted
     return any(a <= i <= b for t in (x, y) for a, b in _password_spans(t))
 
-def _absent_reason(part:str, present:Optional[str]) -> Reason:
-    "Why a part present in one URI only (`present`: its value there) does, or does not, make a difference"
-    if part == 'fragment' and present == '':
-        return Reason(part, 'void-fragment', "a void fragment-id with or without the hash sign means the whole object")
-    return Reason(part, 'absent', f"the {part} is present in one URI only")
+# %% ../nbs/06_encoding.ipynb #de1410b6
+def _absent_reason(part: str, present: Optional[str]) -> Reason:
+    "Why a part present in one URI only (`present`: its value there) makes a difference, or not"
+    if part == "fragment" and present == "":
+        return Reason(
+            part,
+            "void-fragment",
+            "a void fragment-id with or without the hash sign means the whole object",
+        )
+    return Reason(part, "absent", f"the {part} is present in one URI only")
 
-def _equal_reason(part:str, ra:str, rb:str) -> Reason:
-    "Why raw parts that differ but have the same canonical form are equal: the scheme's case, or encoding"
+# %% ../nbs/06_encoding.ipynb #f4d7e0e8
+def _equal_reason(part: str, ra: str, rb: str) -> Reason:
+    "Why raw parts that differ but share a canonical form are equal: the scheme's case, or encoding"
     a, b, i = _first_diff(ra, rb)
-    if part == 'scheme': return Reason(part, 'case', f"scheme names differ only in case ({ra!r} vs {rb!r}); RFC 1738: case-insensitive")
-    if _in_password(ra, rb, i): return Reason(part, 'encoding', f"differs only in encoding inside the password (not shown) of the {part}")
-    return Reason(part, 'encoding', f"differs only in encoding: {a!r} vs {b!r} at offset {i} of the {part} encode the same character")
+    if part == "scheme":
+        return Reason(
+            part,
+            "case",
+            f"scheme names differ only in case ({ra!r} vs {rb!r}); RFC 1738: case-insensitive",
+        )
+    if _in_password(ra, rb, i):
+        return Reason(
+            part,
+            "encoding",
+            f"differs only in encoding inside the password (not shown) of the {part}",
+        )
+    return Reason(
+        part,
+        "encoding",
+        f"differs only in encoding: {a!r} vs {b!r} at offset {i} of the {part} "
+        "encode the same character",
+    )
 
-def _part_reason(part:str, ra:Optional[str], rb:Optional[str], ca:Optional[str], cb:Optional[str]) -> Optional[Reason]:
-    "Why raw parts `ra`, `rb` (canonical `ca`, `cb`) differ, or None"
-    if ra == rb: return None
-    if ra is None or rb is None: return _absent_reason(part, ra if ra is not None else rb)
-    if ca == cb: return _equal_reason(part, ra, rb)
-    return _differ_reason(part, ca or '', cb or '')   # both present here: ra and rb are
-
-def _differ_reason(part:str, ca:str, cb:str) -> Reason:
-    "Why parts whose canonical forms `ca`, `cb` differ are different URIs: a reserved character, or any other character"
+# %% ../nbs/06_encoding.ipynb #ff6ad37e
+def _differ_reason(part: str, ca: str, cb: str) -> Reason:
+    "Why parts whose canonical forms `ca`, `cb` differ are different: a reserved character, or not"
     a, b, i = _first_diff(ca, cb)
-    if _in_password(ca, cb, i): return Reason(part, 'different', f"the {part}s differ inside the password (not shown)")
+    if _in_password(ca, cb, i):
+        return Reason(part, "different", f"the {part}s differ inside the password (not shown)")
     if a and b and _tokval(a) == _tokval(b):
         c = _tokval(a)
-        return Reason(part, 'reserved', f"{(a if len(a) == 3 else b)} is not {c}: {_WHY_RESERVED.get(c, f'{c!r} is reserved and means something else when encoded')}")
-    return Reason(part, 'different', f"the {part}s differ at offset {i} (canonical form): {a or 'end'!r} vs {b or 'end'!r}")
+        why = _WHY_RESERVED.get(c, f"{c!r} is reserved and means something else when encoded")
+        return Reason(part, "reserved", f"{(a if len(a) == 3 else b)} is not {c}: {why}")
+    return Reason(
+        part,
+        "different",
+        f"the {part}s differ at offset {i} (canonical form): {a or 'end'!r} vs {b or 'end'!r}",
+    )
+
+# %% ../nbs/06_encoding.ipynb #904acac9
+def _part_reason(
+    part: str, ra: Optional[str], rb: Optional[str], ca: Optional[str], cb: Optional[str]
+) -> Optional[Reason]:
+    "Why raw parts `ra`, `rb` (canonical `ca`, `cb`) differ, or None"
+    if ra == rb:
+        return None
+    if ra is None or rb is None:
+        return _absent_reason(part, ra if ra is not None else rb)
+    if ca == cb:
+        return _equal_reason(part, ra, rb)
+    return _differ_reason(part, ca or "", cb or "")  # both present here: ra and rb are
 
 # %% ../nbs/06_encoding.ipynb #c4c42e10
 _SITE_WHY = {
-    'host-case': "host names are domain names, and domain names are case-insensitive (RFC 1738 §3.1, RFC 1034)",
-    'default-port': "the port written is the scheme's default port (RFC 1738: \"If :<port> is omitted, the port defaults to N\")",
-    'void-path': "an http URL with neither path nor search may omit the \"/\" (RFC 1738 §3.3)",
-    'void-host': "a file URL's void host and 'localhost' are the same host (RFC 1630 \"file\": \"A void host field is equivalent to 'localhost'\")",
-    'host-number': "a host number's groups are decimal (RFC 1738 §3.1: \"four decimal digit groups\"): a leading zero changes nothing",
-    'port-zeros': "the port is decimal (RFC 1738 §3.1: \"Another port number may optionally be supplied, in decimal\"): a leading zero changes nothing",
+    "host-case": (
+        "host names are domain names, and domain names are case-insensitive "
+        "(RFC 1738 §3.1, RFC 1034)"
+    ),
+    "default-port": (
+        "the port written is the scheme's default port "
+        '(RFC 1738: "If :<port> is omitted, the port defaults to N")'
+    ),
+    "void-path": 'an http URL with neither path nor search may omit the "/" (RFC 1738 §3.3)',
+    "void-host": (
+        "a file URL's void host and 'localhost' are the same host "
+        '(RFC 1630 "file": "A void host field is equivalent to \'localhost\'")'
+    ),
+    "host-number": (
+        "a host number's groups are decimal "
+        '(RFC 1738 §3.1: "four decimal digit groups"): a leading zero changes nothing'
+    ),
+    "port-zeros": (
+        "the port is decimal (RFC 1738 §3.1: "
+        '"Another port number may optionally be supplied, in decimal"): '
+        "a leading zero changes nothing"
+    ),
 }
-_EQUAL_KINDS = ('case', 'encoding', 'void-fragment', 'host-case', 'default-port', 'void-path', 'void-host', 'host-number', 'port-zeros')
+_EQUAL_KINDS = (
+    "case",
+    "encoding",
+    "void-fragment",
+    "host-case",
+    "default-port",
+    "void-path",
+    "void-host",
+    "host-number",
+    "port-zeros",
+)
 
-def compare(a:Union[str, URI],       # one URI or partial form
-            b:Union[str, URI],       # the other
-            encoding:str="latin-1",  # how characters become octets and back
-            reserved:str="rfc1630",  # whose reserved set is never decoded
-            scheme_aware:bool=True,  # as for `equivalent`: RFC 1738's site rules, each a reason of its own
-           ) -> Comparison:
-    "Compare `a` and `b` at the same encoding level, part by part, with a reason for every difference"
-    ra, rb = parse(_uri_text(a, 'a')), parse(_uri_text(b, 'b'))
+# %% ../nbs/06_encoding.ipynb #d8f80b5d
+def compare(
+    a: Union[str, URI],  # one URI or partial form
+    b: Union[str, URI],  # the other
+    encoding: str = "latin-1",  # how characters become octets and back
+    reserved: str = "rfc1630",  # whose reserved set is never decoded
+    # as for `equivalent`: RFC 1738's site rules, each a reason of its own
+    scheme_aware: bool = True,
+) -> Comparison:
+    "Compare `a` and `b` at the same encoding level, part by part, with a reason for each change"
+    ra, rb = parse(_uri_text(a, "a")), parse(_uri_text(b, "b"))
     sa, sb = _canon(a, encoding, reserved), _canon(b, encoding, reserved)
     site: tuple[Reason, ...] = ()
     if scheme_aware:
         (sa, ka), (sb, kb) = _site_form(sa), _site_form(sb)
-        site = tuple(Reason('path', k, _SITE_WHY[k]) for k in sorted(set(ka) ^ set(kb), key=list(_SITE_WHY).index))
-        if not site and ka and ra.path != rb.path and parse(sa).path == parse(sb).path:   # both changed alike
-            site = tuple(Reason('path', k, _SITE_WHY[k]) for k in ka)
+        site = tuple(
+            Reason("path", k, _SITE_WHY[k])
+            for k in sorted(set(ka) ^ set(kb), key=list(_SITE_WHY).index)
+        )
+        # both changed alike
+        if not site and ka and ra.path != rb.path and parse(sa).path == parse(sb).path:
+            site = tuple(Reason("path", k, _SITE_WHY[k]) for k in ka)
     ca, cb = parse(sa), parse(sb)
-    if site and ca.path == cb.path: ra, rb = ra._replace(path=ca.path), rb._replace(path=cb.path)   # the site explains the path
-    reasons = site + tuple(r for r in (_part_reason(p, x, y, cx, cy) for p, x, y, cx, cy in zip(URI._fields, ra, rb, ca, cb)) if r)
+    # the site explains the path
+    if site and ca.path == cb.path:
+        ra, rb = ra._replace(path=ca.path), rb._replace(path=cb.path)
+    parts = zip(URI._fields, ra, rb, ca, cb)
+    reasons = site + tuple(r for r in (_part_reason(*p) for p in parts) if r)
     return Comparison(all(r.kind in _EQUAL_KINDS for r in reasons), reasons)

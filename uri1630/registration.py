@@ -12,23 +12,35 @@ from .schemes import SCHEMES
 
 # %% ../nbs/22_registration.ipynb #1ef9e219
 # RFC 1630 p. 22: "urn:" is reserved; RFC 1738 §4: names IANA should reserve for future definition
-RESERVED_NAMES = MappingProxyType({
-    "urn": "Uniform Resource Names (RFC 1630: reserved for the IETF work in progress)",
-    "afs": "Andrew File System global file names", "mid": "Message identifiers for electronic mail",
-    "cid": "Content identifiers for MIME body parts", "nfs": "Network File System (NFS) file names",
-    "tn3270": "Interactive 3270 emulation sessions", "mailserver": "Access to data available from mail servers",
-    "z39.50": "Access to ANSI Z39.50 services"})
+RESERVED_NAMES = MappingProxyType(
+    {
+        "urn": "Uniform Resource Names (RFC 1630: reserved for the IETF work in progress)",
+        "afs": "Andrew File System global file names",
+        "mid": "Message identifiers for electronic mail",
+        "cid": "Content identifiers for MIME body parts",
+        "nfs": "Network File System (NFS) file names",
+        "tn3270": "Interactive 3270 emulation sessions",
+        "mailserver": "Access to data available from mail servers",
+        "z39.50": "Access to ANSI Z39.50 services",
+    }
+)
 
-def is_experimental(scheme:str,  # a scheme name
-                   ) -> bool:
-    "`True` for an experimental scheme name: it starts with the characters \"x-\" (any case)"
-    return _need_str(scheme, 'scheme')[:2].lower() == 'x-'
+# %% ../nbs/22_registration.ipynb #700041b7
+def is_experimental(
+    scheme: str,  # a scheme name
+) -> bool:
+    '`True` for an experimental scheme name: it starts with the characters "x-" (any case)'
+    return _need_str(scheme, "scheme")[:2].lower() == "x-"
 
 # %% ../nbs/22_registration.ipynb #b5da3f82
-def scheme_status(scheme:str,  # a scheme name (any case)
-                 ) -> str:
-    "\"registered\" (`parse_url` has a parser), \"experimental\" (`x-`), \"reserved\" (`RESERVED_NAMES`) or \"unknown\""
-    s = _need_str(scheme, 'scheme').lower()
-    if s in SCHEMES: return "registered"
-    if is_experimental(s): return "experimental"
+def scheme_status(
+    scheme: str,  # a scheme name (any case)
+) -> str:
+    '"registered", "experimental", "reserved" or "unknown": the status of `scheme`'
+    # "registered": `parse_url` has a parser; "experimental": `x-`; "reserved": `RESERVED_NAMES`
+    s = _need_str(scheme, "scheme").lower()
+    if s in SCHEMES:
+        return "registered"
+    if is_experimental(s):
+        return "experimental"
     return "reserved" if s in RESERVED_NAMES else "unknown"
