@@ -8,104 +8,158 @@ __all__ = ['retrieve', 'register_retrieval', 'NO_RETRIEVAL']
 # %% ../nbs/32_retrieval.ipynb #bb05709d
 from typing import Any, Optional, Callable, NoReturn
 from .errors import URIError
-from .transport import (DEFAULT_TOTAL_TIMEOUT, DEFAULT_MAX_BYTES, ANONYMOUS_EMAIL, RetrievalOptions, _Ready,
-                               _mask_password, _options, _set_dispatcher)
+from .transport import DEFAULT_TOTAL_TIMEOUT, DEFAULT_MAX_BYTES, ANONYMOUS_EMAIL
+from .transport import RetrievalOptions, _Ready, _mask_password, _options, _set_dispatcher
 from .schemes import parse_url, split_url, SchemeURL, Source, SCHEME_ENTRIES
 from .catalog import NO_RETRIEVAL, _register, _the_gateway
 
-
 # %% ../nbs/32_retrieval.ipynb #80ab8f84
-_all_ = ['NO_RETRIEVAL']   # scheme -> why `retrieve` does not fetch it: read from the scheme records (`uri1630.catalog`)
+# scheme -> why `retrieve` does not fetch it: read from the scheme records (`uri1630.catalog`)
+_all_ = ["NO_RETRIEVAL"]
 
-# what no client can retrieve (a session, a mail to send, a message already received, a name with no defined resolution): a gateway cannot either,
-# and its record says so (`no_gateway=True`); the rest of NO_RETRIEVAL lacks only a client here, which is what a gateway is for
-def _gateway_refused(scheme:str) -> bool:
+
+# what no client can retrieve (a session, a mail to send, a message already received, a name with
+# no defined resolution): a gateway cannot either, and its record says so (`no_gateway=True`); the
+# rest of NO_RETRIEVAL lacks only a client here, which is what a gateway is for
+def _gateway_refused(scheme: str) -> bool:
     "Whether `scheme`'s record says that no gateway can fetch it either"
     e = SCHEME_ENTRIES.get(scheme)
     return e is not None and bool(e.no_gateway)
 
-def _no_retrieval(u:SchemeURL, o:RetrievalOptions) -> NoReturn:
-    why = NO_RETRIEVAL.get(u.scheme, "has no access algorithm here: \"Any submission of a new URI scheme must include a definition of an algorithm for the retrieval of any object within that scheme\" (RFC 1630, \"Registration of naming schemes\")")
+# %% ../nbs/32_retrieval.ipynb #f733a58b
+def _no_retrieval(u: SchemeURL, o: RetrievalOptions) -> NoReturn:
+    why = NO_RETRIEVAL.get(
+        u.scheme,
+        'has no access algorithm here: "Any submission of a new URI scheme must include a '
+        'definition of an algorithm for the retrieval of any object within that scheme" '
+        '(RFC 1630, "Registration of naming schemes")',
+    )
     o.fail(f"RFC 1630 defines no retrieval for {u.scheme}: here: a {u.scheme}: URL {why}", u.scheme)
 
 # %% ../nbs/32_retrieval.ipynb #f0752d67
-def _port_position(src:Source) -> int:
+def _port_position(src: Source) -> int:
     "Index of the first digit of the port in `src`'s `//user:password@host:port` login"
     t, i = src.text, src.start + 2
     e = SCHEME_ENTRIES.get(src.scheme)
-    stops = e.login.stops if e is not None and e.login is not None else '/'     # where its record says the login ends
+    # where its record says the login ends
+    stops = e.login.stops if e is not None and e.login is not None else "/"
     j = min([k for k in (t.find(c, i, src.end) for c in stops) if k >= 0], default=src.end)
-    at = t.rfind('@', i, j)
-    return t.find(':', at + 1 if at >= 0 else i, j) + 1
+    at = t.rfind("@", i, j)
+    return t.find(":", at + 1 if at >= 0 else i, j) + 1
 
-def _host_position(src:Source) -> int:
+# %% ../nbs/32_retrieval.ipynb #25f8910f
+def _host_position(src: Source) -> int:
     "Index of the host in `src`'s `//user:password@host:port` login"
     t, i = src.text, src.start + 2
-    j = min([k for k in (t.find(c, i, src.end) for c in ('/?' if src.scheme == 'http' else '/')) if k >= 0], default=src.end)
-    return t.rfind('@', i, j) + 1 or i
+    stops = "/?" if src.scheme == "http" else "/"
+    j = min([k for k in (t.find(c, i, src.end) for c in stops) if k >= 0], default=src.end)
+    return t.rfind("@", i, j) + 1 or i
 
-def _prepare(url:str, o:RetrievalOptions) -> SchemeURL:
-    "Parse `url` and make the checks every scheme gets before its algorithm runs (a redirect target gets them too)"
+# %% ../nbs/32_retrieval.ipynb #cebb6fdb
+def _prepare(url: str, o: RetrievalOptions) -> SchemeURL:
+    "Parse `url` and make the checks every scheme gets before its algorithm runs"
+    # a redirect target gets them too
     u = parse_url(url, o.rfc)
-    port = getattr(u, 'port', None)
-    if port is not None and not 0 <= port <= 65535:     # RFC 793: a TCP port is 16 bits
-        raise URIError(f"port {str(port)[:20]} is not a TCP port (0-65535)", _mask_password(url), _port_position(split_url(url, o.rfc)), 'port')
+    port = getattr(u, "port", None)
+    # RFC 793: a TCP port is 16 bits
+    if port is not None and not 0 <= port <= 65535:
+        raise URIError(
+            f"port {str(port)[:20]} is not a TCP port (0-65535)",
+            _mask_password(url),
+            _port_position(split_url(url, o.rfc)),
+            "port",
+        )
     return u
 
-def _algorithm(u:SchemeURL) -> Callable[[Any, RetrievalOptions], bytes]:
-    "The access algorithm of `u`'s scheme (`SCHEME_ENTRIES[scheme].retrieval`), or the refusal of a scheme without one"
+# %% ../nbs/32_retrieval.ipynb #aeee3df7
+def _algorithm(u: SchemeURL) -> Callable[[Any, RetrievalOptions], bytes]:
+    "The access algorithm of `u`'s scheme (`SCHEME_ENTRIES[scheme].retrieval`), or the refusal"
     entry = SCHEME_ENTRIES.get(u.scheme)
     return (entry and entry.retrieval) or _no_retrieval
 
-def _dispatch(url:str, o:RetrievalOptions) -> tuple[SchemeURL, Callable[[Any, RetrievalOptions], bytes]]:
-    "Parse and check `url`, and choose what fetches it: its scheme's access algorithm, or the gateway (after the same checks)"
+# %% ../nbs/32_retrieval.ipynb #ebc49b9d
+def _check_first(url: str, u: SchemeURL, o: RetrievalOptions) -> None:
+    "Before a URL goes to a gateway: every check its own algorithm makes before it connects"
+    # and no host number another resolver reads otherwise
+    host = getattr(u, "host", None) or ""
+    if (
+        host
+        and all(ch in "0123456789." for ch in host)
+        and any(g[:1] == "0" and len(g) > 1 for g in host.split("."))
+    ):
+        raise URIError(
+            f"the host number {host!r} has a group with a leading zero: uri1630 reads it in "
+            "decimal (RFC 1738 §3.1), but the gateway resolves it, and many resolvers read such "
+            "a group as octal; write it without leading zeros",
+            _mask_password(url),
+            _host_position(split_url(url, o.rfc)),
+            "hostnumber",
+        )
+    fn = _algorithm(u)
+    if fn is _no_retrieval and not _gateway_refused(u.scheme):
+        return  # RFC 1630: "gateway locators for indirect access through new naming schemes"
+    if not getattr(fn, "__module__", "").startswith("uri1630."):
+        return  # a registered algorithm is its registrant's: it is not run to check
+    try:
+        fn(u, o._replace(proxy=None, trace=None, check_only=True))
+    except _Ready:
+        pass
+
+# %% ../nbs/32_retrieval.ipynb #d518db3e
+def _dispatch(
+    url: str, o: RetrievalOptions
+) -> tuple[SchemeURL, Callable[[Any, RetrievalOptions], bytes]]:
+    "Parse and check `url`, and choose what fetches it: its scheme's algorithm, or the gateway"
+    # the gateway after the same checks
     u = _prepare(url, o)
-    if o.proxy and u.scheme != 'file':
+    if o.proxy and u.scheme != "file":
         _check_first(url, u, o)
-        gateway: Optional[Callable[[SchemeURL, RetrievalOptions], bytes]] = _the_gateway()   # the record that declares one (http's)
+        # the record that declares one (http's)
+        gateway: Optional[Callable[[SchemeURL, RetrievalOptions], bytes]] = _the_gateway()
         assert gateway is not None
         return u, gateway
     return u, _algorithm(u)
 
-def _check_first(url:str, u:SchemeURL, o:RetrievalOptions) -> None:
-    "Before a URL goes to a gateway: every check its own algorithm makes before it connects, and no host number another resolver reads otherwise"
-    host = getattr(u, 'host', None) or ''
-    if host and all(ch in '0123456789.' for ch in host) and any(g[:1] == '0' and len(g) > 1 for g in host.split('.')):
-        raise URIError(f"the host number {host!r} has a group with a leading zero: uri1630 reads it in decimal (RFC 1738 §3.1), but the gateway "
-                       "resolves it, and many resolvers read such a group as octal; write it without leading zeros", _mask_password(url),
-                       _host_position(split_url(url, o.rfc)), 'hostnumber')
-    fn = _algorithm(u)
-    if fn is _no_retrieval and not _gateway_refused(u.scheme): return     # RFC 1630: "gateway locators for indirect access through new naming schemes"
-    if not getattr(fn, '__module__', '').startswith('uri1630.'): return   # a registered algorithm is its registrant's: it is not run to check
-    try: fn(u, o._replace(proxy=None, trace=None, check_only=True))
-    except _Ready: pass
-
 # %% ../nbs/32_retrieval.ipynb #a9688472
-def retrieve(url:str,                        # an http, ftp, gopher or file URL
-             *,
-             timeout:float=10.0,             # seconds allowed for each connect, send and read
-             max_bytes:int=DEFAULT_MAX_BYTES,# the most octets read from any one connection (or file)
-             email:str=ANONYMOUS_EMAIL,      # the password of anonymous FTP: "the user's Internet-style mail address"
-             redirects:int=0,                # how many HTTP redirects to follow (none unless asked)
-             password:Optional[str]=None,    # FTP: the password for a URL with a user name but no password
-             ftp_type:Optional[str]='i',     # FTP: the TYPE for a URL without `;type=` ('a', 'i', 'd'; RFC 1738: "the client must guess"); None sends none
-             trace:Optional[Callable[[str, str], object]]=None, # called as `trace(direction, line)` for each protocol line sent ('>') or received ('<')
-             rfc:str="1738",                 # "1738" or "1630": whose reading of the URL to follow where the RFCs disagree
-             proxy:Optional[str]=None,       # "host:port" of an HTTP gateway ("proxy") that gets every URL but file: ones
-             total_timeout:float=DEFAULT_TOTAL_TIMEOUT, # seconds for the whole retrieval: name lookup, every address tried, every write, every read
-             allow_ask:bool=False,           # gopher+: allow sending a URL's ASK block (form values, RFC 1738 §3.4.9) to its server
-            ) -> bytes:
-    "Dereference `url` by its scheme's access algorithm (RFC 1630, RFC 1738 §3) and return the object's octets"
-    o = _options(url, timeout, max_bytes, email, redirects, password, ftp_type, trace, rfc, proxy, total_timeout, allow_ask)
+def retrieve(
+    url: str,  # an http, ftp, gopher or file URL
+    *,
+    timeout: float = 10.0,  # seconds allowed for each connect, send and read
+    max_bytes: int = DEFAULT_MAX_BYTES,  # the most octets read from any one connection (or file)
+    # the password of anonymous FTP: "the user's Internet-style mail address"
+    email: str = ANONYMOUS_EMAIL,
+    redirects: int = 0,  # how many HTTP redirects to follow (none unless asked)
+    password: Optional[str] = None,  # FTP: the password for a URL with a user name but no password
+    # FTP: the TYPE for a URL without `;type=` ('a', 'i', 'd'; RFC 1738: "the client must guess");
+    # None sends none
+    ftp_type: Optional[str] = "i",
+    # called as `trace(direction, line)` for each protocol line sent ('>') or received ('<')
+    trace: Optional[Callable[[str, str], object]] = None,
+    # "1738" or "1630": whose reading of the URL to follow where the RFCs disagree
+    rfc: str = "1738",
+    # "host:port" of an HTTP gateway ("proxy") that gets every URL but file: ones
+    proxy: Optional[str] = None,
+    # seconds for the whole retrieval: name lookup, every address tried, every write, every read
+    total_timeout: float = DEFAULT_TOTAL_TIMEOUT,
+    # gopher+: allow sending a URL's ASK block (form values, RFC 1738 §3.4.9) to its server
+    allow_ask: bool = False,
+) -> bytes:
+    "Dereference `url` by its scheme's access algorithm (RFC 1630, RFC 1738 §3): its octets"
+    login = (url, timeout, max_bytes, email, redirects, password, ftp_type, trace, rfc)
+    o = _options(*login, proxy, total_timeout, allow_ask)
     u, fetch = _dispatch(url, o)
     return fetch(u, o)
 
-_set_dispatcher(_dispatch)   # the transport below the schemes follows redirects (and gopher's gateway menus) through it
+
+# the transport below the schemes follows redirects (and gopher's gateway menus) through it
+_set_dispatcher(_dispatch)
 
 # %% ../nbs/32_retrieval.ipynb #84ba2ccf
-def register_retrieval(name:str,                   # the scheme name (any case)
-                       fn:Callable[[Any, RetrievalOptions], bytes], # fn(url_object, options) -> bytes (Any: each algorithm takes its own scheme's URL class)
-                       replace:bool=False,         # allow replacing a scheme's algorithm
-                      ) -> None:
-    "Make `retrieve` dereference URLs of scheme `name` with `fn`: the `retrieval` slot of its `SchemeEntry`"
-    _register(name, 'retrieval', fn, replace, 'register_retrieval')
+def register_retrieval(
+    name: str,  # the scheme name (any case)
+    # fn(url_object, options) -> bytes (Any: each algorithm takes its own scheme's URL class)
+    fn: Callable[[Any, RetrievalOptions], bytes],
+    replace: bool = False,  # allow replacing a scheme's algorithm
+) -> None:
+    "Make `retrieve` fetch URLs of scheme `name` with `fn`: its `SchemeEntry`'s `retrieval` slot"
+    _register(name, "retrieval", fn, replace, "register_retrieval")

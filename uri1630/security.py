@@ -14,99 +14,170 @@ from .catalog import _View, Risk
 from .schemes import DEFAULT_PORTS, SCHEME_ENTRIES, SchemeURL, Source, split_url, parse_url
 
 # %% ../nbs/25_security.ipynb #a94c9d70
-_all_ = ['Risk']   # one hazard: defined with the scheme records (`uri1630.catalog`), whose `risks` slot returns them
+# one hazard: defined with the scheme records (`uri1630.catalog`), whose `risks` slot returns them
+_all_ = ["Risk"]
 
-_COMMON_KINDS = ("reserved-port", "port", "port-range", "host-number-zeros", "encoded-control", "password")   # what every scheme is checked for
-RISK_KINDS = _View(lambda E: {**dict.fromkeys(_COMMON_KINDS, None), **{k: n for n, e in sorted(E.items()) for k in e.risk_kinds}},
-                   "every `Risk.kind`: the common ones (-> None), then each scheme record's own (-> its scheme)",
-                   'uri1630.security.RISK_KINDS')
+# what every scheme is checked for
+_COMMON_KINDS = (
+    "reserved-port",
+    "port",
+    "port-range",
+    "host-number-zeros",
+    "encoded-control",
+    "password",
+)
+RISK_KINDS = _View(
+    lambda E: {
+        **dict.fromkeys(_COMMON_KINDS, None),
+        **{k: n for n, e in sorted(E.items()) for k in e.risk_kinds},
+    },
+    "every `Risk.kind`: the common ones (-> None), then each scheme record's own (-> its scheme)",
+    "uri1630.security.RISK_KINDS",
+)
 
 # %% ../nbs/25_security.ipynb #88859886
-# RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>; the login ends at "/" (http's, says its slice, also at "?")
-def _login(src:Source, stops:str='/') -> Optional[tuple[int, int, int]]:
+# RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>; the login ends at "/"
+# (http's, says its slice, also at "?")
+def _login(src: Source, stops: str = "/") -> Optional[tuple[int, int, int]]:
     "`(start, at, end)` of the `//` login of `src` (`at` is -1 without '@'), or `None`"
     t, i = src.text, src.start
-    if not t.startswith('//', i, src.end): return None
+    if not t.startswith("//", i, src.end):
+        return None
     i += 2
     j = min([k for k in (t.find(c, i, src.end) for c in stops) if k >= 0], default=src.end)
-    return i, _login_split(t, i, j)[0], j        # the '@' that ends the login where `parse_login` finds it (the last)
+    # the '@' that ends the login where `parse_login` finds it (the last)
+    return (i, _login_split(t, i, j)[0], j)
 
 # %% ../nbs/25_security.ipynb #3615bea2
-# RFC 1738 §6: "a port number other than the default for the protocol, especially when it is a number within the reserved space"
-def _port_risks(src:Source, url:SchemeURL, login:Optional[tuple[int, int, int]]) -> Tuple[Risk, ...]:
-    port = getattr(url, 'port', None)
-    if port is None or login is None or port == DEFAULT_PORTS.get(src.scheme): return ()
+# RFC 1738 §6: "a port number other than the default for the protocol, especially when it is a
+# number within the reserved space"
+def _port_risks(
+    src: Source, url: SchemeURL, login: Optional[tuple[int, int, int]]
+) -> Tuple[Risk, ...]:
+    port = getattr(url, "port", None)
+    if port is None or login is None or port == DEFAULT_PORTS.get(src.scheme):
+        return ()
     i, at, j = login
-    pos = src.text.find(':', at + 1 if at >= 0 else i, j) + 1
+    pos = src.text.find(":", at + 1 if at >= 0 else i, j) + 1
     default = DEFAULT_PORTS.get(src.scheme)
-    why = f"the {src.scheme} default is {default}" if default else f"{src.scheme} has no default port"
-    if port > 65535:     # RFC 793: a TCP port is 16 bits; a larger number names no port (some clients wrap it modulo 65536)
-        return (Risk('port-range', pos, f"port {str(port)[:20]} is not a TCP port (0-65535): a client that wraps it modulo 65536 "
-                     f"would connect to port {port % 65536}; retrieve refuses it"),)
+    why = (
+        f"the {src.scheme} default is {default}" if default else f"{src.scheme} has no default port"
+    )
+    # RFC 793: a TCP port is 16 bits; a larger number names no port (some clients wrap it
+    # modulo 65536)
+    if port > 65535:
+        detail = (
+            f"port {str(port)[:20]} is not a TCP port (0-65535): a client that wraps it modulo "
+            f"65536 would connect to port {port % 65536}; retrieve refuses it"
+        )
+        return (Risk("port-range", pos, detail),)
     if port < 1024:
-        return (Risk('reserved-port', pos, f"port {port} is in the reserved range (< 1024), where other protocols' "
-                     f"servers listen; {why}: the request may be read as commands of another protocol"),)
-    return (Risk('port', pos, f"port {port} is not the default for {src.scheme} ({why}): the server there may run a different protocol"),)
+        detail = (
+            f"port {port} is in the reserved range (< 1024), where other protocols' "
+            f"servers listen; {why}: the request may be read as commands of another protocol"
+        )
+        return (Risk("reserved-port", pos, detail),)
+    detail = (
+        f"port {port} is not the default for {src.scheme} ({why}): "
+        "the server there may run a different protocol"
+    )
+    return (Risk("port", pos, detail),)
 
 # %% ../nbs/25_security.ipynb #05f1c877
-_CONTROL_RE = re.compile('%(?:[01][0-9A-Fa-f]|7[Ff])')   # the escape of an octet 00-1F or 7F
-_NAMES = {0: 'NUL', 9: 'TAB', 10: 'LF', 13: 'CR', 0x7f: 'DEL'}
+# the escape of an octet 00-1F or 7F
+_CONTROL_RE = re.compile("%(?:[01][0-9A-Fa-f]|7[Ff])")
+_NAMES = {0: "NUL", 9: "TAB", 10: "LF", 13: "CR", 0x7F: "DEL"}
 
 # %% ../nbs/25_security.ipynb #e3664eec
-def _control_risks(src:Source, syntax:AbstractSet[int]=frozenset()) -> Tuple[Risk, ...]:
-    "Every `%XX` of a control octet in `src`'s scheme-specific part and fragment, bar those at `syntax` (the scheme's own, e.g. gopher's `%09`)"
+def _control_risks(src: Source, syntax: AbstractSet[int] = frozenset()) -> Tuple[Risk, ...]:
+    "Every `%XX` of a control octet in `src`'s scheme part and fragment, bar those at `syntax`"
+    # `syntax`: the positions of the scheme's own escapes (e.g. gopher's `%09`)
     t, out = src.text, []
-    for m in _CONTROL_RE.finditer(t, src.start, len(t) - (t.endswith('>') and t.startswith('<'))):
+    for m in _CONTROL_RE.finditer(t, src.start, len(t) - (t.endswith(">") and t.startswith("<"))):
         o, i = int(m.group()[1:], 16), m.start()
-        if i in syntax: continue
+        if i in syntax:
+            continue
         name = _NAMES.get(o, f"control {o:02X}")
-        out.append(Risk('encoded-control', i, f"{m.group()} decodes to {name}: sent unencoded it would end or split "
-                        f"a command line of a line-based protocol (telnet, ftp, gopher, nntp, smtp, http) and inject another"))
+        detail = (
+            f"{m.group()} decodes to {name}: sent unencoded it would end or split "
+            "a command line of a line-based protocol (telnet, ftp, gopher, nntp, smtp, http) "
+            "and inject another"
+        )
+        out.append(Risk("encoded-control", i, detail))
     return tuple(out)
 
 # %% ../nbs/25_security.ipynb #62931dbe
 # RFC 1738 §6: "The use of URLs containing passwords that should be secret is clearly unwise"
-def _password_risks(src:Source, url:SchemeURL, login:Optional[tuple[int, int, int]]) -> Tuple[Risk, ...]:
-    if not getattr(url, 'password', None) or login is None: return ()
+def _password_risks(
+    src: Source, url: SchemeURL, login: Optional[tuple[int, int, int]]
+) -> Tuple[Risk, ...]:
+    if not getattr(url, "password", None) or login is None:
+        return ()
     i, at, _ = login
-    return (Risk('password', src.text.find(':', i, at) + 1, "the URL contains a password: anyone who sees the URL "
-                 "(logs, history, referrers, printed pages) learns it"),)
+    return (
+        Risk(
+            "password",
+            src.text.find(":", i, at) + 1,
+            "the URL contains a password: anyone who sees the URL "
+            "(logs, history, referrers, printed pages) learns it",
+        ),
+    )
 
 # %% ../nbs/25_security.ipynb #0c7e1a64
 # RFC 1738 §3.1: a host number is "a set of four decimal digit groups separated by '.'"
-def _host_risks(src:Source, url:SchemeURL, login:Optional[tuple[int, int, int]]) -> Tuple[Risk, ...]:
-    "A host number with a group written with a leading zero: decimal here, octal to many other readers"
-    host = getattr(url, 'host', None)
-    if not host or login is None or not all(ch in '0123456789.' for ch in host): return ()
+def _host_risks(
+    src: Source, url: SchemeURL, login: Optional[tuple[int, int, int]]
+) -> Tuple[Risk, ...]:
+    "A host number with a group written with a leading zero: decimal here, octal to many others"
+    host = getattr(url, "host", None)
+    if not host or login is None or not all(ch in "0123456789." for ch in host):
+        return ()
     i, at, _ = login
     pos = at + 1 if at >= 0 else i
-    for g in host.split('.'):
-        if len(g) > 1 and g[0] == '0':
-            return (Risk('host-number-zeros', pos, f"the host number group {g[:10]!r} has a leading zero: RFC 1738 reads it in decimal "
-                         f"({_bounded(g, 255)}), and so does retrieve, but the C library's inet_aton, many resolvers "
-                         "and browsers read it as octal: another program given this URL may connect to another host"),)
+    for g in host.split("."):
+        if len(g) > 1 and g[0] == "0":
+            detail = (
+                f"the host number group {g[:10]!r} has a leading zero: RFC 1738 reads it in "
+                f"decimal ({_bounded(g, 255)}), and so does retrieve, but the C library's "
+                "inet_aton, many resolvers and browsers read it as octal: another program given "
+                "this URL may connect to another host"
+            )
+            return (Risk("host-number-zeros", pos, detail),)
         pos += len(g) + 1
     return ()
 
 # %% ../nbs/25_security.ipynb #1bf6b5da
-def _common(src:Source,                         # what `split_url` read
-            url:SchemeURL,                      # what `parse_url` made of it
-            stops:str='/',                      # the characters that end the `//` login (the scheme's)
-            syntax:AbstractSet[int]=frozenset(),# positions of escapes that are the scheme's own syntax, not data
-           ) -> Tuple[Risk, ...]:
-    "The checks every scheme gets: a non-default port, a password, and every encoded control bar the scheme's own"
+def _common(
+    src: Source,  # what `split_url` read
+    url: SchemeURL,  # what `parse_url` made of it
+    stops: str = "/",  # the characters that end the `//` login (the scheme's)
+    # positions of escapes that are the scheme's own syntax, not data
+    syntax: AbstractSet[int] = frozenset(),
+) -> Tuple[Risk, ...]:
+    "The checks every scheme gets: a non-default port, a password, each encoded control but its own"
     login = _login(src, stops)
-    return _host_risks(src, url, login) + _port_risks(src, url, login) + _control_risks(src, syntax) + _password_risks(src, url, login)
+    return (
+        _host_risks(src, url, login)
+        + _port_risks(src, url, login)
+        + _control_risks(src, syntax)
+        + _password_risks(src, url, login)
+    )
 
-def risks(url:str,         # a URL, optionally `url:`-prefixed or written `<URL:…>`
-          rfc:str="1738",  # "1738" or "1630": whose reading `parse_url` follows
-         ) -> Tuple[Risk, ...]:
-    "The RFC 1738 §6 hazards of `url`, in text order: non-default ports, encoded controls, passwords, and its scheme's own"
-    url = _need_str(url, 'url')
+# %% ../nbs/25_security.ipynb #8a4cdd90
+def risks(
+    url: str,  # a URL, optionally `url:`-prefixed or written `<URL:…>`
+    rfc: str = "1738",  # "1738" or "1630": whose reading `parse_url` follows
+) -> Tuple[Risk, ...]:
+    "The RFC 1738 §6 hazards of `url`, in text order: ports, encoded controls, passwords, its own"
+    url = _need_str(url, "url")
     src, parsed = split_url(url, rfc), parse_url(url, rfc)
     entry = SCHEME_ENTRIES.get(src.scheme)
-    stops = entry.login.stops if entry is not None and entry.login is not None else '/'   # where its record says the login ends
+    # where its record says the login ends
+    stops = entry.login.stops if entry is not None and entry.login is not None else "/"
     common: Callable[..., Tuple[Risk, ...]] = partial(_common, stops=stops)
-    own: Optional[Callable[[Source, SchemeURL, Callable[..., Tuple[Risk, ...]]], Tuple[Risk, ...]]] = entry.risks if entry is not None else None     # the scheme's slice: (src, url, common) -> risks
+    # the scheme's slice: (src, url, common) -> risks
+    own: Optional[
+        Callable[[Source, SchemeURL, Callable[..., Tuple[Risk, ...]]], Tuple[Risk, ...]]
+    ] = entry.risks if entry is not None else None
     found = own(src, parsed, common) if own is not None else common(src, parsed)
     return tuple(sorted(found, key=lambda r: (r.position, r.kind)))

@@ -7,48 +7,72 @@ __all__ = ['DEFAULT_TOTAL_TIMEOUT', 'DEFAULT_MAX_BYTES', 'ANONYMOUS_EMAIL', 'FTP
            'RetrievalOptions']
 
 # %% ../nbs/32a_transport.ipynb #4b6802b7
-import math, socket, threading, time
+import math
+import socket
+import threading
+import time
 from typing import Any, NamedTuple, Optional, Callable, Iterator, NoReturn, cast
 from .errors import URIError, _need_str, _bounded, _masked
 
-
 # %% ../nbs/32a_transport.ipynb #310b1a0e
+def _mask_password(url: Optional[str]) -> Optional[str]:
+    "`url` with the password of its `//user:password@` login shown as `***`"
+    # RFC 1738 §6: a password should stay secret; the login is split as `parse_login` splits it
+    return _masked(url) if isinstance(url, str) else url
+
+# %% ../nbs/32a_transport.ipynb #b7faa3b7
 class RetrievalError(URIError):
-    "A retrieval failed: `URIError` plus the server's `status` code and the protocol `command` that failed"
-    def __init__(self,
-                 message:str,        # what went wrong, in words
-                 text:Optional[str]=None,      # the URL being retrieved
-                 position:Optional[int]=None,  # unused (always `None`): the URL itself was well formed
-                 rule:Optional[str]=None,      # the scheme whose access algorithm failed ("http", "ftp", "gopher", "file")
-                 status:Optional[int]=None,    # the server's reply code (HTTP status, FTP reply code), if any
-                 command:Optional[str]=None):  # the protocol command that failed (e.g. "RETR motd"), if any
+    "A retrieval failed: `URIError` plus the server's `status` code and the `command` that failed"
+
+    def __init__(
+        self,
+        message: str,  # what went wrong, in words
+        text: Optional[str] = None,  # the URL being retrieved
+        position: Optional[int] = None,  # unused (always `None`): the URL itself was well formed
+        # the scheme whose access algorithm failed ("http", "ftp", "gopher", "file")
+        rule: Optional[str] = None,
+        # the server's reply code (HTTP status, FTP reply code), if any
+        status: Optional[int] = None,
+        # the protocol command that failed (e.g. "RETR motd"), if any
+        command: Optional[str] = None,
+    ):
         self.status, self.command = status, command
         super().__init__(message, _mask_password(text), position, rule)
 
-    def __reduce__(self) -> tuple[Callable[..., 'RetrievalError'], tuple[object, ...]]:
-        return (_rebuild_retrieval, (type(self), self.message, self.text, self.position, self.rule, self.status, self.command))
+    def __reduce__(self) -> tuple[Callable[..., "RetrievalError"], tuple[object, ...]]:
+        args = (self.message, self.text, self.position, self.rule, self.status, self.command)
+        return (_rebuild_retrieval, (type(self), *args))
 
-def _rebuild_retrieval(cls:type[RetrievalError], *a:Any) -> RetrievalError: return cls(*a)
 
-def _mask_password(url:Optional[str]) -> Optional[str]:
-    "`url` with the password of its `//user:password@` login shown as `***` (RFC 1738 §6: a password should stay secret), split as `parse_login` splits it"
-    return _masked(url) if isinstance(url, str) else url
+def _rebuild_retrieval(cls: type[RetrievalError], *a: Any) -> RetrievalError:
+    return cls(*a)
 
 # %% ../nbs/32a_transport.ipynb #8c0c47d4
-DEFAULT_TOTAL_TIMEOUT = 60.0    # seconds a whole retrieval may take by default: name lookup, every address tried, every write, every read
+# seconds a whole retrieval may take by default: name lookup, every address tried, every write,
+# every read
+DEFAULT_TOTAL_TIMEOUT = 60.0
 
-def _seconds(v:object, name:str) -> float:
-    "`v` as a finite, positive number of seconds; `TypeError`/`ValueError` (before anything is sent) if it is not one"
-    if isinstance(v, bool) or not isinstance(v, (int, float)): raise TypeError(f"{name} must be a number of seconds, not {type(v).__name__}")
-    if not (math.isfinite(v) and 0 < v <= 10**7): raise ValueError(f"{name} must be a finite, positive number of seconds (at most 10**7), not {v!r}")
+
+def _seconds(v: object, name: str) -> float:
+    "`v` as a finite, positive number of seconds, else `TypeError`/`ValueError` (before any send)"
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise TypeError(f"{name} must be a number of seconds, not {type(v).__name__}")
+    if not (math.isfinite(v) and 0 < v <= 10**7):
+        raise ValueError(
+            f"{name} must be a finite, positive number of seconds (at most 10**7), not {v!r}"
+        )
     return float(v)
 
+# %% ../nbs/32a_transport.ipynb #f9a89825
 class Deadline:
-    "When a retrieval must be done: every connect, write and read gets the per-operation `timeout` or what is left, whichever is less"
-    def __init__(self,
-                 total:float,     # seconds for the whole retrieval
-                 timeout:float):  # seconds for any one operation
-        self.total, self.timeout = _seconds(total, 'total_timeout'), _seconds(timeout, 'timeout')
+    "When a retrieval must be done: each operation gets `timeout` or what is left, if less"
+
+    def __init__(
+        self,
+        total: float,  # seconds for the whole retrieval
+        timeout: float,  # seconds for any one operation
+    ):
+        self.total, self.timeout = _seconds(total, "total_timeout"), _seconds(timeout, "timeout")
         self.end = time.monotonic() + self.total
 
     def budget(self) -> float:
@@ -59,269 +83,483 @@ class Deadline:
         "Whether the deadline has passed"
         return time.monotonic() >= self.end - 0.005
 
-    def why(self, doing:str) -> str:
-        "The words of a timeout while `doing`: the deadline's, if it has passed, else the per-operation timeout's"
-        if self.passed(): return f"the retrieval took longer than its total deadline of {self.total:g}s (total_timeout) while {doing}"
+    def why(self, doing: str) -> str:
+        "The words of a timeout while `doing`: the deadline's if it has passed, else the timeout's"
+        if self.passed():
+            return (
+                "the retrieval took longer than its total deadline of "
+                f"{self.total:g}s (total_timeout) while {doing}"
+            )
         return f"timed out after {self.timeout:g}s {doing}"
 
-    def __repr__(self) -> str: return f"Deadline(total={self.total:g}, timeout={self.timeout:g}, left={self.end - time.monotonic():.2f})"
+    def __repr__(self) -> str:
+        left = self.end - time.monotonic()
+        return f"Deadline(total={self.total:g}, timeout={self.timeout:g}, left={left:.2f})"
 
 # %% ../nbs/32a_transport.ipynb #c0aa0001
-def _hostname(host:str, url:str) -> str:
-    "`host` as the resolver gets it; a label IDNA cannot encode (empty, longer than 63 octets) is a `URIError`"
-    try: host.encode('idna')
+def _hostname(host: str, url: str) -> str:
+    "`host` as the resolver gets it; a label IDNA cannot encode (empty, over 63 octets): `URIError`"
+    try:
+        host.encode("idna")
     except UnicodeError:
-        raise URIError(f"the host {host[:80]!r} is not a valid DNS name (a label is empty or longer than 63 octets: RFC 1034 §3.1)", _mask_password(url), None, 'host') from None
+        raise URIError(
+            f"the host {host[:80]!r} is not a valid DNS name "
+            "(a label is empty or longer than 63 octets: RFC 1034 §3.1)",
+            _mask_password(url),
+            None,
+            "host",
+        ) from None
     return host
 
-# RFC 1738 §3.1: a host number is "a set of four decimal digit groups separated by '.'" — decimal, so `010` is ten
-def _address(host:str, url:str) -> tuple[str, bool]:
-    "`(what the resolver gets, whether it is a number)`: a host number as its decimal reading in plain dotted decimal, else the name; a name the resolver would read as a number is a `URIError`"
-    if host and all(ch in '0123456789.' for ch in host):
-        groups = [_bounded(g, 255) for g in host.split('.')]   # each group in decimal: the zeros go first, int() reads at most 3 digits
+# %% ../nbs/32a_transport.ipynb #ffd1f895
+# RFC 1738 §3.1: a host number is "a set of four decimal digit groups separated by '.'" —
+# decimal, so `010` is ten
+def _address(host: str, url: str) -> tuple[str, bool]:
+    "`(what the resolver gets, whether it is a number)`: a host number in plain dotted decimal"
+    # else the name; a name the resolver would read as a number is a `URIError`
+    if host and all(ch in "0123456789." for ch in host):
+        # each group in decimal: the zeros go first, int() reads at most 3 digits
+        groups = [_bounded(g, 255) for g in host.split(".")]
         if len(groups) == 4 and None not in groups:
-            return '.'.join(map(str, groups)), True
-        raise URIError(f"the host {host[:80]!r} is no host number: four decimal digit groups, each 0-255, separated by '.' (RFC 1738 §3.1)", _mask_password(url), None, 'hostnumber')
-    try: socket.inet_aton(host)            # the C library's reading: octal, hexadecimal, fewer than four groups
-    except (OSError, ValueError): pass
-    else: raise URIError(f"the system resolver would read the host {host[:80]!r} as an IP number: write a host number as four decimal groups", _mask_password(url), None, 'hostnumber')
+            return ".".join(map(str, groups)), True
+        raise URIError(
+            f"the host {host[:80]!r} is no host number: four decimal digit groups, each 0-255, "
+            "separated by '.' (RFC 1738 §3.1)",
+            _mask_password(url),
+            None,
+            "hostnumber",
+        )
+    try:
+        # the C library's reading: octal, hexadecimal, fewer than four groups
+        socket.inet_aton(host)
+    except (OSError, ValueError):
+        pass
+    else:
+        raise URIError(
+            f"the system resolver would read the host {host[:80]!r} as an IP number: "
+            "write a host number as four decimal groups",
+            _mask_password(url),
+            None,
+            "hostnumber",
+        )
     return _hostname(host, url), False
 
-def _resolve(host:str, port:int, numeric:bool, deadline:Deadline, fail:Callable[[str], NoReturn]) -> list[tuple[Any, ...]]:
-    "The addresses of `host`:`port` by `socket.getaddrinfo`, found before the deadline (a name is looked up in a thread that is given up then)"
+# %% ../nbs/32a_transport.ipynb #72a80d55
+def _attempt(fn: Callable[[], Any]) -> Any:
+    "`fn()`, or the `OSError` it raised (a thread's result)"
+    try:
+        return fn()
+    except (OSError, UnicodeError) as e:
+        return e
+
+# %% ../nbs/32a_transport.ipynb #d4369d3e
+def _resolve(
+    host: str, port: int, numeric: bool, deadline: Deadline, fail: Callable[[str], NoReturn]
+) -> list[tuple[Any, ...]]:
+    "The addresses of `host`:`port` by `socket.getaddrinfo`, found before the deadline"
+    # a name is looked up in a thread that is given up when the deadline passes
     doing = f"resolving the host name {host}"
+
     def look() -> list[tuple[Any, ...]]:
-        return socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM, 0, socket.AI_NUMERICHOST if numeric else 0)
+        flags = socket.AI_NUMERICHOST if numeric else 0
+        return socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM, 0, flags)
+
     got: list[Any] = []
-    if numeric: got.append(_attempt(look))  # a plain dotted-decimal number: no lookup, nothing to wait for
+    if numeric:
+        got.append(_attempt(look))  # a plain dotted-decimal number: no lookup, nothing to wait for
     else:
-        if deadline.budget() <= 0: fail(deadline.why(doing))
-        t = threading.Thread(target=lambda: got.append(_attempt(look)), name='uri1630-resolve', daemon=True)
-        t.start(); t.join(deadline.budget())
-        if not got: fail(deadline.why(doing) if deadline.passed() else f"timed out after {deadline.timeout:g}s {doing}")
-    if isinstance(got[0], BaseException): fail(f"cannot resolve {host}: {getattr(got[0], 'strerror', None) or got[0]}")
+        if deadline.budget() <= 0:
+            fail(deadline.why(doing))
+        t = threading.Thread(
+            target=lambda: got.append(_attempt(look)), name="uri1630-resolve", daemon=True
+        )
+        t.start()
+        t.join(deadline.budget())
+        if not got:
+            passed = deadline.passed()
+            fail(
+                deadline.why(doing) if passed else f"timed out after {deadline.timeout:g}s {doing}"
+            )
+    if isinstance(got[0], BaseException):
+        fail(f"cannot resolve {host}: {getattr(got[0], 'strerror', None) or got[0]}")
     return cast(list[tuple[Any, ...]], got[0])
 
-def _attempt(fn:Callable[[], Any]) -> Any:
-    "`fn()`, or the `OSError` it raised (a thread's result)"
-    try: return fn()
-    except (OSError, UnicodeError) as e: return e
+# %% ../nbs/32a_transport.ipynb #ed56d6b9
+def _connect(
+    host: str,
+    port: int,
+    addrs: list[tuple[Any, ...]],  # what `_resolve` found
+    deadline: Deadline,
+    fail: Callable[[str], NoReturn],  # raises the connection's `RetrievalError`
+) -> socket.socket:
+    "A socket connected to the first of `addrs` that answers"
+    # each address gets its share of what is left of the deadline
+    doing, why = f"connecting to {host}:{port}", "no address"
+    for k, (family, kind, proto, _, sockaddr) in enumerate(addrs):
+        left = deadline.budget()
+        if left <= 0:
+            break
+        s = socket.socket(family, kind, proto)
+        try:
+            s.settimeout(left / (len(addrs) - k))
+            s.connect(sockaddr)
+            return s
+        except socket.timeout:
+            s.close()
+            why = "timed out"
+        except OSError as e:
+            s.close()
+            why = str(e.strerror or e)
+    if why == "timed out" or deadline.passed():
+        fail(deadline.why(doing))
+    fail(f"cannot connect to {host}:{port}: {why}")
 
-class _Conn:
-    "A TCP connection whose every connect, write and read ends by the `Deadline`, and whose reads are bounded by `max_bytes`"
-    def __init__(self,
-                 host:str,            # the host to connect to
-                 port:int,            # its port (0-65535)
-                 deadline:Deadline,   # when the whole retrieval must be done
-                 max_bytes:int,       # the most octets read from this connection
-                 url:str,             # the URL being retrieved (for errors; its password is never shown)
-                 rule:str,            # the scheme, for errors
-                 trace:Optional[Callable[[str, str], object]]=None): # called as trace(direction, line) for each line sent and received
-        self.url, self.rule, self.max_bytes, self.trace, self.n, self.deadline = url, rule, max_bytes, trace, 0, deadline
-        self.buf, self.pos = bytearray(), 0      # received, not yet consumed: buf[pos:]
-        if not (isinstance(port, int) and 0 <= port <= 65535): raise URIError(f"port {str(port)[:20]} is not in 0-65535", _mask_password(url), None, 'port')
-        name, numeric = _address(host, url)
-        addrs = _resolve(name, port, numeric, deadline, self.fail)
-        self.sock = self._connect(host, port, addrs)
+# %% ../nbs/32a_transport.ipynb #21161356
+def _open(
+    host: str, port: int, deadline: Deadline, url: str, fail: Callable[[str], NoReturn]
+) -> socket.socket:
+    "A socket connected to `host`:`port` before the deadline: the port checked, the host looked up"
+    if not (isinstance(port, int) and 0 <= port <= 65535):
+        raise URIError(
+            f"port {str(port)[:20]} is not in 0-65535", _mask_password(url), None, "port"
+        )
+    name, numeric = _address(host, url)
+    addrs = _resolve(name, port, numeric, deadline, fail)
+    return _connect(host, port, addrs, deadline, fail)
 
-    def _connect(self, host:str, port:int, addrs:list[tuple[Any, ...]]) -> socket.socket:
-        "A socket connected to the first of `addrs` that answers; each address gets its share of what is left of the deadline"
-        doing, why = f"connecting to {host}:{port}", "no address"
-        for k, (family, kind, proto, _, sockaddr) in enumerate(addrs):
-            left = self.deadline.budget()
-            if left <= 0: break
-            s = socket.socket(family, kind, proto)
-            try: s.settimeout(left / (len(addrs) - k)); s.connect(sockaddr); return s
-            except socket.timeout: s.close(); why = "timed out"
-            except OSError as e: s.close(); why = str(e.strerror or e)
-        if why == "timed out" or self.deadline.passed(): self.fail(self.deadline.why(doing))
-        self.fail(f"cannot connect to {host}:{port}: {why}")
+# %% ../nbs/32a_transport.ipynb #15970ee3
+class _Socket:
+    "A TCP connection to one host whose every operation ends by the `Deadline`"
 
-    def fail(self, message:str, status:Optional[int]=None, command:Optional[str]=None) -> NoReturn:
+    def __init__(
+        self,
+        host: str,  # the host to connect to
+        port: int,  # its port (0-65535)
+        deadline: Deadline,  # when the whole retrieval must be done
+        max_bytes: int,  # the most octets read from this connection
+        url: str,  # the URL being retrieved (for errors; its password is never shown)
+        rule: str,  # the scheme, for errors
+        # called as trace(direction, line) for each line sent and received
+        trace: Optional[Callable[[str, str], object]] = None,
+    ):
+        self.url, self.rule, self.max_bytes, self.trace = url, rule, max_bytes, trace
+        self.n, self.deadline = 0, deadline
+        self.buf, self.pos = bytearray(), 0  # received, not yet consumed: buf[pos:]
+        self.sock = _open(host, port, deadline, url, self.fail)
+
+    def fail(
+        self, message: str, status: Optional[int] = None, command: Optional[str] = None
+    ) -> NoReturn:
         "Raise the `RetrievalError` of this connection"
         raise RetrievalError(message, self.url, None, self.rule, status, command)
 
-    def _arm(self, doing:str) -> None:
-        "Give the next socket operation what is left of the deadline (at most the per-operation timeout)"
+    def _arm(self, doing: str) -> None:
+        "Give the next socket operation what is left of the deadline (at most the timeout)"
         left = self.deadline.budget()
-        if left <= 0: self.fail(self.deadline.why(doing))
+        if left <= 0:
+            self.fail(self.deadline.why(doing))
         self.sock.settimeout(left)
 
-    def send(self, data:bytes, show:Optional[str]=None) -> None:
-        "Write all of `data` before the deadline (`show`: what `trace` prints instead, e.g. `PASS ***`)"
-        if self.trace:
-            for line in (show if show is not None else data.decode('latin-1')).rstrip('\r\n').split('\r\n'): self.trace('>', line)
-        self._arm('sending')
-        try: self.sock.sendall(data)
-        except socket.timeout: self.fail(self.deadline.why('sending'))
-        except OSError as e: self.fail(f"the connection failed while sending: {e.strerror or e}")
+    def close(self) -> None:
+        "Close the socket"
+        try:
+            self.sock.close()
+        except OSError:
+            pass
 
-    def recv(self, what:str) -> bytes:
-        "What is there (`b''` at end of stream), counted against `max_bytes`, read before the deadline"
+# %% ../nbs/32a_transport.ipynb #24929dac
+class _Wire(_Socket):
+    "The connection's writes and reads: before the deadline, and at most `max_bytes` read"
+
+    def send(self, data: bytes, show: Optional[str] = None) -> None:
+        "Write all of `data` before the deadline (`show`: what `trace` prints, e.g. `PASS ***`)"
+        if self.trace:
+            text = show if show is not None else data.decode("latin-1")
+            for line in text.rstrip("\r\n").split("\r\n"):
+                self.trace(">", line)
+        self._arm("sending")
+        try:
+            self.sock.sendall(data)
+        except socket.timeout:
+            self.fail(self.deadline.why("sending"))
+        except OSError as e:
+            self.fail(f"the connection failed while sending: {e.strerror or e}")
+
+    def recv(self, what: str) -> bytes:
+        "What is there (`b''` at the end), counted against `max_bytes`, read before the deadline"
         self._arm(f"waiting for {what}")
-        try: b = self.sock.recv(65536)
-        except socket.timeout: self.fail(self.deadline.why(f"waiting for {what}"))
-        except OSError as e: self.fail(f"the connection failed while reading {what}: {e.strerror or e}")
+        try:
+            b = self.sock.recv(65536)
+        except socket.timeout:
+            self.fail(self.deadline.why(f"waiting for {what}"))
+        except OSError as e:
+            self.fail(f"the connection failed while reading {what}: {e.strerror or e}")
         self.n += len(b)
-        if self.n > self.max_bytes: self.fail(f"more than max_bytes={self.max_bytes} octets while reading {what}")
+        if self.n > self.max_bytes:
+            self.fail(f"more than max_bytes={self.max_bytes} octets while reading {what}")
         return b
 
-    def readline(self, what:str, limit:int=65536) -> bytes:
-        "One line ending in LF (CR LF kept), at most `limit` octets; what is left (maybe `b''`) if the stream ends first"
-        scan = self.pos
-        while (i := self.buf.find(b'\n', scan)) < 0:
-            if len(self.buf) - self.pos > limit: self.fail(f"a line longer than {limit} octets while reading {what}")
-            del self.buf[:self.pos]; self.pos = 0; scan = len(self.buf)   # keep only the partial line; scan only new octets
-            b = self.recv(what)
-            if not b: line = bytes(self.buf); self.buf.clear(); return line
-            self.buf += b
-        if i - self.pos > limit: self.fail(f"a line longer than {limit} octets while reading {what}")
-        line = bytes(self.buf[self.pos:i + 1]); self.pos = i + 1
-        if self.trace: self.trace('<', line.decode('latin-1').rstrip('\r\n'))
-        return line
+    @property
+    def peer_host(self) -> str:
+        "The address this connection reached (where a second connection to the same host must go)"
+        # typeshed: Any (the address's form depends on the family)
+        return cast(str, self.sock.getpeername()[0])
 
-    def lines(self, what:str, limit:int=65536) -> Iterator[bytes]:
-        "Each line until the server closes (the last one maybe without LF): one line in memory at a time"
-        while (line := self.readline(what, limit)): yield line
+# %% ../nbs/32a_transport.ipynb #da651097
+def _readline(c: _Wire, what: str, limit: int) -> bytes:
+    "One line of `c` ending in LF (CR LF kept), at most `limit` octets; what is left at the end"
+    scan = c.pos
+    while (i := c.buf.find(b"\n", scan)) < 0:
+        if len(c.buf) - c.pos > limit:
+            c.fail(f"a line longer than {limit} octets while reading {what}")
+        del c.buf[: c.pos]
+        c.pos = 0
+        scan = len(c.buf)  # keep only the partial line; scan only new octets
+        b = c.recv(what)
+        if not b:
+            line = bytes(c.buf)
+            c.buf.clear()
+            return line
+        c.buf += b
+    if i - c.pos > limit:
+        c.fail(f"a line longer than {limit} octets while reading {what}")
+    line = bytes(c.buf[c.pos : i + 1])
+    c.pos = i + 1
+    if c.trace:
+        c.trace("<", line.decode("latin-1").rstrip("\r\n"))
+    return line
 
-    def read_to_end(self, what:str) -> bytes:
+# %% ../nbs/32a_transport.ipynb #e7dcbe4e
+def _read_exactly(c: _Wire, n: int, what: str) -> bytes:
+    "Exactly `n` octets of `c`; a server that closes before is an error"
+    if n > c.max_bytes:
+        c.fail(f"the {what} is {n} octets, more than max_bytes={c.max_bytes}")
+    data = bytearray(c.buf[c.pos : c.pos + n])
+    c.pos += len(data)
+    while len(data) < n:
+        b = c.recv(what)
+        if not b:
+            c.fail(
+                f"the server closed the connection after {len(data)} of {n} octets of the {what}"
+            )
+        take = n - len(data)
+        data += b[:take]
+        c.buf = bytearray(b[take:])
+        c.pos = 0  # what follows, for the next read
+    return bytes(data)
+
+# %% ../nbs/32a_transport.ipynb #00cca1d5
+class _Conn(_Wire):
+    "A TCP connection whose every connect, write and read ends by the `Deadline`, reads bounded"
+
+    def readline(self, what: str, limit: int = 65536) -> bytes:
+        "One line ending in LF (CR LF kept), at most `limit` octets; at the end, what is left"
+        return _readline(self, what, limit)
+
+    def lines(self, what: str, limit: int = 65536) -> Iterator[bytes]:
+        "Each line until the server closes (the last one maybe without LF): one in memory at a time"
+        while line := self.readline(what, limit):
+            yield line
+
+    def read_to_end(self, what: str) -> bytes:
         "Everything until the server closes the connection (bounded by `max_bytes`)"
-        data = bytearray(self.buf[self.pos:]); self.buf.clear(); self.pos = 0
-        while (b := self.recv(what)): data += b
+        data = bytearray(self.buf[self.pos :])
+        self.buf.clear()
+        self.pos = 0
+        while b := self.recv(what):
+            data += b
         return bytes(data)
 
-    def read_exactly(self, n:int, what:str) -> bytes:
+    def read_exactly(self, n: int, what: str) -> bytes:
         "Exactly `n` octets; a server that closes before is an error"
-        if n > self.max_bytes: self.fail(f"the {what} is {n} octets, more than max_bytes={self.max_bytes}")
-        data = bytearray(self.buf[self.pos:self.pos + n]); self.pos += len(data)
-        while len(data) < n:
-            b = self.recv(what)
-            if not b: self.fail(f"the server closed the connection after {len(data)} of {n} octets of the {what}")
-            take = n - len(data); data += b[:take]
-            self.buf = bytearray(b[take:]); self.pos = 0                  # what follows, for the next read
-        return bytes(data)
+        return _read_exactly(self, n, what)
 
     @property
     def ipv6(self) -> bool:
         "Whether the connection is over IPv6"
         return self.sock.family == socket.AF_INET6
 
-    @property
-    def peer_host(self) -> str:
-        "The address this connection reached (where a second connection to the same host must go)"
-        return cast(str, self.sock.getpeername()[0])   # typeshed: Any (the address's form depends on the family)
+    def __enter__(self) -> "_Conn":
+        return self
 
-    def close(self) -> None:
-        "Close the socket"
-        try: self.sock.close()
-        except OSError: pass
-    def __enter__(self) -> '_Conn': return self
-    def __exit__(self, *a:object) -> None: self.close()
+    def __exit__(self, *a: object) -> None:
+        self.close()
 
 # %% ../nbs/32a_transport.ipynb #c0aa0002
-def _number(c:_Conn, digits:bytes, base:int, what:str, command:str, status:Optional[int]=None) -> int:
-    "A length the server sent: 1 to 19 digits (Python's 4,300-digit limit is never reached), else `RetrievalError`"
+def _number(
+    c: _Conn, digits: bytes, base: int, what: str, command: str, status: Optional[int] = None
+) -> int:
+    "A length the server sent: 1 to 19 digits, else `RetrievalError`"
+    # Python's 4,300-digit limit for int() is never reached
     n = _bounded(digits, 10**19 - 1 if base == 10 else 16**19 - 1, base)
-    if n is None: c.fail(f"the {what} {digits[:20]!r}{'…' if len(digits) > 20 else ''} has {len(digits)} digits: no length uri1630 reads has more than 19 significant digits", status, command)
+    if n is None:
+        c.fail(
+            f"the {what} {digits[:20]!r}{'…' if len(digits) > 20 else ''} has {len(digits)} "
+            "digits: no length uri1630 reads has more than 19 significant digits",
+            status,
+            command,
+        )
     return n
 
 # %% ../nbs/32a_transport.ipynb #8c40bc59
 DEFAULT_MAX_BYTES = 64 * 2**20
 ANONYMOUS_EMAIL = "uri1630@localhost"
 
-class _Ready(Exception):
-    "Raised instead of a connection in a `check_only` run: every check the access algorithm makes before it connects has passed"
 
+class _Ready(Exception):
+    "Raised instead of a connection in a `check_only` run"
+
+    # every check the access algorithm makes before it connects has passed
+
+# %% ../nbs/32a_transport.ipynb #9774793f
 class RetrievalOptions(NamedTuple):
-    "The options of one `retrieve` call; `conn` opens a bounded connection, `fail` raises `RetrievalError`"
-    url: str                 # the URL as passed
-    timeout: float           # seconds for each connect, send and read (also `deadline.timeout`)
-    max_bytes: int           # the most octets read from any one connection
-    email: str               # the anonymous FTP password: the user's Internet-style mail address
-    redirects: int           # how many HTTP redirects may still be followed
+    "The options of one `retrieve` call; `conn` opens a bounded connection, `fail` raises"
+
+    url: str  # the URL as passed
+    timeout: float  # seconds for each connect, send and read (also `deadline.timeout`)
+    max_bytes: int  # the most octets read from any one connection
+    email: str  # the anonymous FTP password: the user's Internet-style mail address
+    redirects: int  # how many HTTP redirects may still be followed
     password: Optional[str]  # the FTP password for a URL that gives a user name but no password
     ftp_type: Optional[str]  # the TYPE sent for an FTP URL without a type code (the client's guess)
-    trace: Optional[Callable[[str, str], object]] # called as trace(direction, line) for each line sent ('>') and received ('<')
-    rfc: str = "1738"        # whose reading `parse_url` follows where RFC 1630 and RFC 1738 disagree
-    proxy: Optional[tuple[str, int]] = None  # (host, port) of an HTTP gateway to send every non-file URL to, or None
-    deadline: Optional[Deadline] = None # when the whole retrieval must be done (name lookup, every address tried, every write, every read)
-    allow_ask: bool = False  # whether a gopher+ ASK block (RFC 1738 §3.4.9: lines of form values) may be sent
-    check_only: bool = False # run every check up to the first connection, then raise `_Ready` instead of connecting (a URL for a gateway)
+    # called as trace(direction, line) for each line sent ('>') and received ('<')
+    trace: Optional[Callable[[str, str], object]]
+    rfc: str = "1738"  # whose reading `parse_url` follows where RFC 1630 and RFC 1738 disagree
+    # (host, port) of an HTTP gateway to send every non-file URL to, or None
+    proxy: Optional[tuple[str, int]] = None
+    # when the whole retrieval must be done (name lookup, every address tried, every write and read)
+    deadline: Optional[Deadline] = None
+    # whether a gopher+ ASK block (RFC 1738 §3.4.9: lines of form values) may be sent
+    allow_ask: bool = False
+    # run every check up to the first connection, then raise `_Ready` instead of connecting
+    # (a URL for a gateway)
+    check_only: bool = False
 
-    def conn(self, host:str, port:int, rule:str) -> _Conn:
-        assert self.deadline is not None    # `_options` always starts one
-        if self.check_only: raise _Ready(host, port)
+    def conn(self, host: str, port: int, rule: str) -> _Conn:
+        assert self.deadline is not None  # `_options` always starts one
+        if self.check_only:
+            raise _Ready(host, port)
         return _Conn(host, port, self.deadline, self.max_bytes, self.url, rule, self.trace)
-    def fail(self, message:str, rule:str, status:Optional[int]=None, command:Optional[str]=None) -> NoReturn:
+
+    def fail(
+        self, message: str, rule: str, status: Optional[int] = None, command: Optional[str] = None
+    ) -> NoReturn:
         raise RetrievalError(message, self.url, None, rule, status, command)
 
 # %% ../nbs/32a_transport.ipynb #c1c4e8e3
-FTP_TYPES = ('a', 'i', 'd')    # RFC 1738 §3.2.2: "<typecode> is one of the characters "a", "i", or "d""
+# RFC 1738 §3.2.2: "<typecode> is one of the characters "a", "i", or "d""
+FTP_TYPES = ("a", "i", "d")
 
-def _ascii_arg(v:object, name:str) -> str:
-    "An argument sent on a protocol line: printable ASCII only (RFC 959: a `<string>` of ASCII characters)"
-    v = _need_str(v, name)
-    bad = next((i for i, ch in enumerate(v) if not ' ' <= ch <= '~'), None)
-    if bad is not None: raise URIError(f"{name} must be printable ASCII: its character {bad} is not (it would be sent on an FTP command line)", None, None, name)
-    return v
 
-def _count(v:object, name:str) -> int:
-    "The option `name`: a non-negative int (not a bool), else `ValueError`"
-    if isinstance(v, bool) or not (isinstance(v, int) and v >= 0): raise ValueError(f"{name} must be a non-negative int")
-    return v
-
-def _ftp_type(v:object) -> Optional[str]:
+def _ftp_type(v: object) -> Optional[str]:
     "The `ftp_type` option, lower-cased: one of `FTP_TYPES`, or `None` (send no TYPE)"
-    if v is None: return None
-    if not isinstance(v, str): raise TypeError(f"ftp_type must be one of {FTP_TYPES} or None, not {type(v).__name__}")
-    if v.lower() not in FTP_TYPES: raise ValueError(f"ftp_type must be one of {FTP_TYPES} or None, not {v[:20]!r}")
+    if v is None:
+        return None
+    if not isinstance(v, str):
+        raise TypeError(f"ftp_type must be one of {FTP_TYPES} or None, not {type(v).__name__}")
+    if v.lower() not in FTP_TYPES:
+        raise ValueError(f"ftp_type must be one of {FTP_TYPES} or None, not {v[:20]!r}")
     return v.lower()
 
-def _gateway(proxy:object) -> Optional[tuple[str, int]]:
+# %% ../nbs/32a_transport.ipynb #bcb2622b
+def _ascii_arg(v: object, name: str) -> str:
+    "An argument sent on a protocol line: printable ASCII only (RFC 959: a `<string>` of ASCII)"
+    v = _need_str(v, name)
+    bad = next((i for i, ch in enumerate(v) if not " " <= ch <= "~"), None)
+    if bad is not None:
+        raise URIError(
+            f"{name} must be printable ASCII: its character {bad} is not "
+            "(it would be sent on an FTP command line)",
+            None,
+            None,
+            name,
+        )
+    return v
+
+# %% ../nbs/32a_transport.ipynb #c9363f29
+def _count(v: object, name: str) -> int:
+    "The option `name`: a non-negative int (not a bool), else `ValueError`"
+    if isinstance(v, bool) or not (isinstance(v, int) and v >= 0):
+        raise ValueError(f"{name} must be a non-negative int")
+    return v
+
+# %% ../nbs/32a_transport.ipynb #565b8f53
+def _gateway(proxy: object) -> Optional[tuple[str, int]]:
     "The `proxy` option, `'host:port'`, as `(host, port)`; `None` for none"
-    if proxy is None: return None
-    proxy = _need_str(proxy, 'proxy'); h, _, p = proxy.rpartition(':')
+    if proxy is None:
+        return None
+    proxy = _need_str(proxy, "proxy")
+    h, _, p = proxy.rpartition(":")
     port = _bounded(p, 65535)
-    if not h or port is None: raise ValueError(f"proxy must be 'host:port' with a port in 0-65535, not {_masked(proxy[:80])!r}")
+    if not h or port is None:
+        raise ValueError(
+            f"proxy must be 'host:port' with a port in 0-65535, not {_masked(proxy[:80])!r}"
+        )
     return (h, port)
 
-def _options(url:str, timeout:float=10.0, max_bytes:int=DEFAULT_MAX_BYTES, email:str=ANONYMOUS_EMAIL, redirects:int=0, password:Optional[str]=None,
-             ftp_type:Optional[str]='i', trace:Optional[Callable[[str, str], object]]=None, rfc:str="1738", proxy:Optional[str]=None,
-             total_timeout:Optional[float]=None, allow_ask:bool=False) -> RetrievalOptions:
-    "Check every option of a retrieval (before anything is sent) and bundle them, the deadline started"
-    url = _need_str(url, 'url'); email = _ascii_arg(email, 'email')
+# %% ../nbs/32a_transport.ipynb #20a1deed
+def _options(
+    url: str,
+    timeout: float = 10.0,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    email: str = ANONYMOUS_EMAIL,
+    redirects: int = 0,
+    password: Optional[str] = None,
+    ftp_type: Optional[str] = "i",
+    trace: Optional[Callable[[str, str], object]] = None,
+    rfc: str = "1738",
+    proxy: Optional[str] = None,
+    total_timeout: Optional[float] = None,
+    allow_ask: bool = False,
+) -> RetrievalOptions:
+    "Check every option (before anything is sent) and bundle them, the deadline started"
+    url = _need_str(url, "url")
+    email = _ascii_arg(email, "email")
     deadline = Deadline(DEFAULT_TOTAL_TIMEOUT if total_timeout is None else total_timeout, timeout)
-    _count(max_bytes, 'max_bytes'); _count(redirects, 'redirects')
-    if password is not None: password = _ascii_arg(password, 'password')
+    _count(max_bytes, "max_bytes")
+    _count(redirects, "redirects")
+    if password is not None:
+        password = _ascii_arg(password, "password")
     ftp_type = _ftp_type(ftp_type)
-    if trace is not None and not callable(trace): raise TypeError("trace must be callable or None")
-    if not isinstance(allow_ask, bool): raise TypeError("allow_ask must be True or False")
-    return RetrievalOptions(url, deadline.timeout, max_bytes, email, redirects, password, ftp_type, trace, rfc, _gateway(proxy), deadline, allow_ask)
+    if trace is not None and not callable(trace):
+        raise TypeError("trace must be callable or None")
+    if not isinstance(allow_ask, bool):
+        raise TypeError("allow_ask must be True or False")
+    head = (url, deadline.timeout, max_bytes, email, redirects, password, ftp_type, trace, rfc)
+    return RetrievalOptions(*head, _gateway(proxy), deadline, allow_ask)
 
 # %% ../nbs/32a_transport.ipynb #f6bde684
-# the dispatcher: (url, options) -> (the URL object, read and checked, and the function that fetches it)
-_Dispatch = Callable[[str, 'RetrievalOptions'], tuple[Any, Callable[[Any, 'RetrievalOptions'], bytes]]]
-_DISPATCHER: list[Optional[_Dispatch]] = [None]   # filled by `uri1630.access` when it is imported
+# the dispatcher: (url, options) -> (the URL object, read and checked, and the function that
+# fetches it)
+_Dispatch = Callable[
+    [str, "RetrievalOptions"], tuple[Any, Callable[[Any, "RetrievalOptions"], bytes]]
+]
+_DISPATCHER: list[Optional[_Dispatch]] = [None]  # filled by `uri1630.access` when it is imported
 
-def _set_dispatcher(fn:_Dispatch) -> None:
+
+def _set_dispatcher(fn: _Dispatch) -> None:
     "Hand the transport the dispatcher that runs above the schemes"
     _DISPATCHER[0] = fn
+
 
 def _dispatcher() -> _Dispatch:
     "The dispatcher the transport was handed (the package's loader imports it on first need)"
     if _DISPATCHER[0] is None:
         from uri1630 import _fill
-        _fill('dispatcher')
+
+        _fill("dispatcher")
     fn = _DISPATCHER[0]
     assert fn is not None
     return fn
 
-def _prepare(url:str, o:RetrievalOptions) -> Any:
-    "`url` read and checked by the dispatcher, as every URL is before its algorithm runs (a redirect target too)"
+
+def _prepare(url: str, o: RetrievalOptions) -> Any:
+    "`url` read and checked by the dispatcher, as every URL is before its algorithm runs"
+    # a redirect target too
     return _dispatcher()(url, o)[0]
 
-def _retrieve(url:str, o:RetrievalOptions) -> bytes:
-    "Retrieve `url` through the dispatcher: its scheme's access algorithm, or the gateway of `o.proxy`"
+
+def _retrieve(url: str, o: RetrievalOptions) -> bytes:
+    "Retrieve `url` through the dispatcher: its scheme's algorithm, or the gateway of `o.proxy`"
     u, fetch = _dispatcher()(url, o)
     return fetch(u, o)
-
