@@ -98,7 +98,6 @@ def test_gopher_exchange_non_octet_request_is_refused_before_connecting(t):
         assert s.received == [], s.received
 
 
-@PENDING
 # --- Finding 3 (invariants 1 and 6): a generic `//host` URL reaches the gateway with a host another resolver misreads
 @pytest.mark.parametrize('url', ['x-foo://0177.0.0.1/', 'x-foo://0x7f.1/', 'whois://0x7f000001/', 'x500://0177.0.0.1/',
                                  'x-foo://u:pw@010.0.0.1/'])
@@ -110,13 +109,11 @@ def test_gateway_refuses_generic_host_numbers(url):
         assert g.received == [], g.received
 
 
-@PENDING
 def test_risks_see_generic_host_numbers_and_passwords():
     kinds = {r.kind for r in risks('x-foo://u:pw@0177.0.0.1/')}
     assert 'host-number-zeros' in kinds and 'password' in kinds, kinds
 
 
-@PENDING
 # --- Finding 4 (invariant 6, a policy question): an encoded CR LF reaches a gateway for a line-based protocol
 @pytest.mark.parametrize('url', ['whois://127.0.0.1/a%0D%0Ab', 'prospero://127.0.0.1/a%0D%0Ab',
                                  'wais://127.0.0.1/db/t/p%0D%0AQUIT', 'x-foo://127.0.0.1/a%0D%0Ab'])

@@ -6,6 +6,7 @@
 __all__ = ['retrieve', 'register_retrieval', 'NO_RETRIEVAL']
 
 # %% ../nbs/32_retrieval.ipynb #bb05709d
+import socket
 from typing import Any, Optional, Callable, NoReturn
 from .errors import URIError
 from .transport import DEFAULT_TOTAL_TIMEOUT, DEFAULT_MAX_BYTES, ANONYMOUS_EMAIL
@@ -77,27 +78,47 @@ def _algorithm(u: SchemeURL) -> Callable[[Any, RetrievalOptions], bytes]:
     entry = SCHEME_ENTRIES.get(u.scheme)
     return (entry and entry.retrieval) or _no_retrieval
 
-# %% ../nbs/32_retrieval.ipynb #ebc49b9d
+# %% ../nbs/32_retrieval.ipynb #d977b27b
+from .errors import _bounded
+from .security import _control_risks, _is_generic, _login, _written
+
+
+def _misread(host: str) -> bool:
+    "Whether a resolver may read `host` as an IP number other than RFC 1738's decimal reading"
+    if all(ch in "0123456789." for ch in host):
+        groups = host.split(".")
+        zeros = any(len(g) > 1 and g[0] == "0" for g in groups)
+        return zeros or len(groups) != 4 or any(_bounded(g, 255) is None for g in groups)
+    try:
+        socket.inet_aton(host)  # the C library's reading: octal, hexadecimal, fewer groups
+    except (OSError, ValueError):
+        return False
+    return True
+
+# %% ../nbs/32_retrieval.ipynb #bf581276
 def _check_first(url: str, u: SchemeURL, o: RetrievalOptions) -> None:
     "Before a URL goes to a gateway: every check its own algorithm makes before it connects"
-    # and no host number another resolver reads otherwise
+    src = split_url(url, o.rfc)
     host = getattr(u, "host", None) or ""
-    if (
-        host
-        and all(ch in "0123456789." for ch in host)
-        and any(g[:1] == "0" and len(g) > 1 for g in host.split("."))
-    ):
-        raise URIError(
-            f"the host number {host!r} has a group with a leading zero: uri1630 reads it in "
-            "decimal (RFC 1738 §3.1), but the gateway resolves it, and many resolvers read such "
-            "a group as octal; write it without leading zeros",
-            _mask_password(url),
-            _host_position(split_url(url, o.rfc)),
-            "hostnumber",
+    if _is_generic(u) and (login := _login(src)) is not None:
+        host = _written(src, login)[0]  # the generic syntax (x-, whois, x500): as written
+    if host and _misread(host):
+        zero = any(len(g) > 1 and g[0] == "0" for g in host.split("."))
+        how = "has a group with a leading zero" if zero else "is not four decimal groups"
+        why = (
+            f"the host number {host[:80]!r} {how}: uri1630 "
+            "reads a host number in decimal (RFC 1738 §3.1), but the gateway resolves it, and "
+            "many resolvers read a leading zero as octal, hexadecimal or fewer groups as a number"
         )
+        raise URIError(why, _mask_password(url), _host_position(src), "hostnumber")
     fn = _algorithm(u)
     if fn is _no_retrieval and not _gateway_refused(u.scheme):
-        return  # RFC 1630: "gateway locators for indirect access through new naming schemes"
+        # RFC 1630: "gateway locators for indirect access through new naming schemes"; RFC 1738
+        # §6: the gateway decodes an encoded CR or LF for a protocol uri1630 has no client for
+        if found := _control_risks(src):
+            why = f"{found[0].detail}; a gateway would decode it"
+            raise URIError(why, _mask_password(url), found[0].position, "gateway")
+        return
     if not getattr(fn, "__module__", "").startswith("uri1630."):
         return  # a registered algorithm is its registrant's: it is not run to check
     try:

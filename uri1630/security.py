@@ -48,6 +48,19 @@ def _login(src: Source, stops: str = "/") -> Optional[tuple[int, int, int]]:
     # the '@' that ends the login where `parse_login` finds it (the last)
     return (i, _login_split(t, i, j)[0], j)
 
+# %% ../nbs/25_security.ipynb #f3508389
+def _written(src: Source, login: tuple[int, int, int]) -> tuple[str, bool]:
+    "`(host, whether a password is written)` of the `//` login `login` of `src`, as written"
+    # for a URL of the generic syntax (`x-…:`, whois, x500): its class has no host or password
+    i, at, j = login
+    colon = _login_split(src.text, i, j)[1]
+    return src.text[at + 1 if at >= 0 else i : j].split(":", 1)[0], 0 <= colon < at - 1
+
+
+def _is_generic(url: SchemeURL) -> bool:
+    "Whether `url` is of a class without login fields (the generic syntax)"
+    return not hasattr(url, "host")
+
 # %% ../nbs/25_security.ipynb #3615bea2
 # RFC 1738 §6: "a port number other than the default for the protocol, especially when it is a
 # number within the reserved space"
@@ -111,7 +124,9 @@ def _control_risks(src: Source, syntax: AbstractSet[int] = frozenset()) -> Tuple
 def _password_risks(
     src: Source, url: SchemeURL, login: Optional[tuple[int, int, int]]
 ) -> Tuple[Risk, ...]:
-    if not getattr(url, "password", None) or login is None:
+    if login is None:
+        return ()
+    if not (getattr(url, "password", None) or (_is_generic(url) and _written(src, login)[1])):
         return ()
     i, at, _ = login
     return (
@@ -130,6 +145,8 @@ def _host_risks(
 ) -> Tuple[Risk, ...]:
     "A host number with a group written with a leading zero: decimal here, octal to many others"
     host = getattr(url, "host", None)
+    if login is not None and _is_generic(url):
+        host = _written(src, login)[0]
     if not host or login is None or not all(ch in "0123456789." for ch in host):
         return ()
     i, at, _ = login
