@@ -11,7 +11,8 @@ __all__ = ['ALPHA', 'DIGIT', 'SAFE', 'EXTRA', 'RESERVED', 'HEX', 'NATIONAL', 'PU
            'describe_char', 'register_grammar', 'validate', 'is_valid']
 
 # %% ../nbs/23_bnf_generic.ipynb #8611c1bd
-import re, sys
+import re
+import sys
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, NoReturn, Optional
 from .errors import URIError, URISyntaxError, _need_str
@@ -20,251 +21,406 @@ from .syntax import _split
 # %% ../nbs/23_bnf_generic.ipynb #c50648fe
 # RFC 1630 "BNF of Generic URI Syntax", p. 23
 ALPHA = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # alpha
-DIGIT = "0123456789"                     # digit
-SAFE = "$-_@.&"                          # safe        $ | - | _ | @ | . | &
-EXTRA = "!*\"'(),"                       # extra       ! | * | " | ' | ( | ) | ,
-RESERVED = "=;/#?: "                     # reserved    = | ; | / | # | ? | : | space
-HEX = DIGIT + "abcdefABCDEF"             # hex
-NATIONAL = "{}|[]\\^~"                   # national    { | } | vline | [ | ] | \ | ^ | ~
-PUNCTUATION = "<>"                       # punctuation < | >
+DIGIT = "0123456789"  # digit
+SAFE = "$-_@.&"  # safe        $ | - | _ | @ | . | &
+EXTRA = "!*\"'(),"  # extra       ! | * | " | ' | ( | ) | ,
+RESERVED = "=;/#?: "  # reserved    = | ; | / | # | ? | : | space
+HEX = DIGIT + "abcdefABCDEF"  # hex
+NATIONAL = "{}|[]\\^~"  # national    { | } | vline | [ | ] | \ | ^ | ~
+PUNCTUATION = "<>"  # punctuation < | >
 # RFC 1630 "BNF for specific URL schemes", p. 26 (as printed: "-" appears twice)
-SAFE_URL = "$-_@.&+-"                    # safe        $ | - | _ | @ | . | & | + | -
-ALPHANUM2 = ALPHA + DIGIT + "-_.+"       # alphanum2   alpha | digit | - | _ | . | +
+SAFE_URL = "$-_@.&+-"  # safe        $ | - | _ | @ | . | & | + | -
+ALPHANUM2 = ALPHA + DIGIT + "-_.+"  # alphanum2   alpha | digit | - | _ | . | +
 
 # %% ../nbs/23_bnf_generic.ipynb #b1e005da
-# RFC 1738 section 5 ("BNF for specific URL schemes") and section 2.2 ("URL Character Encoding Issues")
-RFC1738_SAFE = "$-_.+"                   # safe        "$" | "-" | "_" | "." | "+"
-RFC1738_EXTRA = "!*'(),"                 # extra       "!" | "*" | "'" | "(" | ")" | ","
-RFC1738_NATIONAL = "{}|\\^~[]`"          # national    "{" | "}" | "|" | "\" | "^" | "~" | "[" | "]" | "`"
-RFC1738_PUNCTUATION = "<>#%\""           # punctuation "<" | ">" | "#" | "%" | <">
-RFC1738_RESERVED = ";/?:@=&"             # reserved    ";" | "/" | "?" | ":" | "@" | "&" | "="
-RFC1738_UNSAFE = " <>\"#%{}|\\^~[]`"     # section 2.2 "Unsafe": space < > " # % { } | \ ^ ~ [ ] `
-RFC1738_UNRESERVED = ALPHA + DIGIT + RFC1738_SAFE + RFC1738_EXTRA  # unreserved = alpha | digit | safe | extra
-RFC1738_SCHEME = ALPHA + DIGIT + "+-."   # scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (any case: §2.1)
-RFC1738_HSEGMENT_EXTRA = ";:@&="         # hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise
-RFC1738_FSEGMENT_EXTRA = "?:@&="         # fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]; psegment likewise
-RFC1738_USER_EXTRA = ";?&="              # user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise
+# RFC 1738 section 5 ("BNF for specific URL schemes") and section 2.2
+# ("URL Character Encoding Issues")
+RFC1738_SAFE = "$-_.+"  # safe        "$" | "-" | "_" | "." | "+"
+RFC1738_EXTRA = "!*'(),"  # extra       "!" | "*" | "'" | "(" | ")" | ","
+RFC1738_NATIONAL = "{}|\\^~[]`"  # national    "{" | "}" | "|" | "\" | "^" | "~" | "[" | "]" | "`"
+RFC1738_PUNCTUATION = '<>#%"'  # punctuation "<" | ">" | "#" | "%" | <">
+RFC1738_RESERVED = ";/?:@=&"  # reserved    ";" | "/" | "?" | ":" | "@" | "&" | "="
+RFC1738_UNSAFE = ' <>"#%{}|\\^~[]`'  # section 2.2 "Unsafe": space < > " # % { } | \ ^ ~ [ ] `
+# unreserved = alpha | digit | safe | extra
+RFC1738_UNRESERVED = ALPHA + DIGIT + RFC1738_SAFE + RFC1738_EXTRA
+# scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (any case: §2.1)
+RFC1738_SCHEME = ALPHA + DIGIT + "+-."
+# hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise
+RFC1738_HSEGMENT_EXTRA = ";:@&="
+# fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]; psegment likewise
+RFC1738_FSEGMENT_EXTRA = "?:@&="
+# user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise
+RFC1738_USER_EXTRA = ";?&="
 
 # %% ../nbs/23_bnf_generic.ipynb #6f3f2ca6
-CLASSES = MappingProxyType({name: frozenset(chars) for name, chars in dict(
-    alpha=ALPHA, digit=DIGIT, safe=SAFE, extra=EXTRA, reserved=RESERVED, hex=HEX, national=NATIONAL,
-    punctuation=PUNCTUATION, safe_url=SAFE_URL, alphanum2=ALPHANUM2,
-    rfc1738_safe=RFC1738_SAFE, rfc1738_extra=RFC1738_EXTRA, rfc1738_national=RFC1738_NATIONAL,
-    rfc1738_punctuation=RFC1738_PUNCTUATION, rfc1738_reserved=RFC1738_RESERVED,
-    rfc1738_unsafe=RFC1738_UNSAFE, rfc1738_unreserved=RFC1738_UNRESERVED).items()})
+CLASSES = MappingProxyType(
+    {
+        name: frozenset(chars)
+        for name, chars in dict(
+            alpha=ALPHA,
+            digit=DIGIT,
+            safe=SAFE,
+            extra=EXTRA,
+            reserved=RESERVED,
+            hex=HEX,
+            national=NATIONAL,
+            punctuation=PUNCTUATION,
+            safe_url=SAFE_URL,
+            alphanum2=ALPHANUM2,
+            rfc1738_safe=RFC1738_SAFE,
+            rfc1738_extra=RFC1738_EXTRA,
+            rfc1738_national=RFC1738_NATIONAL,
+            rfc1738_punctuation=RFC1738_PUNCTUATION,
+            rfc1738_reserved=RFC1738_RESERVED,
+            rfc1738_unsafe=RFC1738_UNSAFE,
+            rfc1738_unreserved=RFC1738_UNRESERVED,
+        ).items()
+    }
+)
 
 # %% ../nbs/23_bnf_generic.ipynb #f4e1c6ed
-def _cls(chars:Iterable[str]) -> str:
+def _cls(chars: Iterable[str]) -> str:
     "A regex character class matching exactly the characters of `chars`"
-    return '[' + ''.join(re.escape(c) for c in sorted(set(chars))) + ']'
+    return "[" + "".join(re.escape(c) for c in sorted(set(chars))) + "]"
 
-_P = '+' if sys.version_info >= (3, 11) else ''   # possessive `*+` where the engine has it: a run is never given back
 
-def _many(chars:str, esc:Optional[str]=None) -> str:
-    "`(?:[chars]|esc)*` written as the unrolled loop `[chars]*(?:esc[chars]*)*`: the same language, matched run by run"
+# possessive `*+` where the engine has it: a run is never given back
+_P = "+" if sys.version_info >= (3, 11) else ""
+
+
+def _many(chars: str, esc: Optional[str] = None) -> str:
+    "`(?:[chars]|esc)*` as the unrolled loop `[chars]*(?:esc[chars]*)*`: the same language, by runs"
     k = _cls(chars)
     return f"{k}*{_P}" if esc is None else f"{k}*{_P}(?:{esc}{k}*{_P})*{_P}"
 
-def _some(chars:str, esc:Optional[str]=None) -> str:
+
+def _some(chars: str, esc: Optional[str] = None) -> str:
     "`(?:[chars]|esc)+`: one unit, then `_many`"
     return f"(?:{_cls(chars)}|{esc}){_many(chars, esc)}" if esc else f"{_cls(chars)}+"
 
-_HEX2 = f"{_cls(HEX)}{{2}}"   # hex hex: the two digits of an escape
 
-def _offender(allowed:frozenset[str], future:bool=False) -> re.Pattern[str]:
-    "For the scanner: finds the first character outside `allowed` that does not start an escape, or a malformed `%`"
+_HEX2 = f"{_cls(HEX)}{{2}}"  # hex hex: the two digits of an escape
+
+
+def _offender(allowed: frozenset[str], future: bool = False) -> re.Pattern[str]:
+    "For the scanner: the first character outside `allowed` and not an escape, or a malformed `%`"
     return re.compile(f"[^{_cls(allowed)[1:-1]}%]" + ("" if future else f"|%(?!{_HEX2})"))
 
-ESCAPE_RE = f"%{_HEX2}"                                   # escape   % hex hex
-XALPHA_RE = f"(?:{_cls(ALPHA+DIGIT+SAFE+EXTRA)}|{ESCAPE_RE})"      # xalpha   alpha | digit | safe | extra | escape
-XPALPHA_RE = f"(?:{_cls(ALPHA+DIGIT+SAFE+EXTRA+'+')}|{ESCAPE_RE})" # xpalpha  xalpha | +
-XALPHAS_RE = _some(ALPHA+DIGIT+SAFE+EXTRA, ESCAPE_RE)              # xalphas  xalpha [ xalphas ]
-IALPHA_RE = f"{_cls(ALPHA)}{_many(ALPHA+DIGIT+SAFE+EXTRA, ESCAPE_RE)}"  # ialpha   alpha [ xalphas ]
-SEARCH_RE = f"{XALPHAS_RE}(?:\\+{XALPHAS_RE})*"                     # search   xalphas [ + search ]
 
-# %% ../nbs/23_bnf_generic.ipynb #0403240a
+ESCAPE_RE = f"%{_HEX2}"  # escape   % hex hex
+# xalpha   alpha | digit | safe | extra | escape
+XALPHA_RE = f"(?:{_cls(ALPHA + DIGIT + SAFE + EXTRA)}|{ESCAPE_RE})"
+XPALPHA_RE = f"(?:{_cls(ALPHA + DIGIT + SAFE + EXTRA + '+')}|{ESCAPE_RE})"  # xpalpha  xalpha | +
+XALPHAS_RE = _some(ALPHA + DIGIT + SAFE + EXTRA, ESCAPE_RE)  # xalphas  xalpha [ xalphas ]
+IALPHA_RE = (
+    f"{_cls(ALPHA)}{_many(ALPHA + DIGIT + SAFE + EXTRA, ESCAPE_RE)}"  # ialpha   alpha [ xalphas ]
+)
+SEARCH_RE = f"{XALPHAS_RE}(?:\\+{XALPHAS_RE})*"  # search   xalphas [ + search ]
+
+# %% ../nbs/23_bnf_generic.ipynb #acae54e37e7d407bbb7b55eff062a284
+def _generic_res(
+    pchars: frozenset[str],  # the characters of an `xpalpha`
+    xchars: frozenset[str],  # the characters of an `xalpha`
+    long_segments: bool,  # repair 1
+    void_segments: bool,  # repair 2
+    void_fragment: bool,  # repair 4
+    future_escapes: bool,  # a `%` need not start `% hex hex`
+) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    "The recognisers of the generic BNF with these options: absolute URIs, and partial forms"
+    # a future-extension `%` may be followed by anything; `% hex hex` is then `%` and two
+    # alphanumerics: `%` joins the class
+    pc, xc, esc = "".join(pchars), "".join(xchars), ESCAPE_RE  # type: str, str, Optional[str]
+    if future_escapes:
+        pc, xc, esc = pc + "%", xc + "%", None
+    p = f"(?:{_cls(pc)}|{esc})" if esc else _cls(pc)  # xpalpha
+    seg = _some(pc, esc) if long_segments else f"{p}{{1,2}}"  # xpalphas
+    path = _many(pc + "/", esc) if void_segments else f"(?:{seg}(?:/{seg})*/?)?"
+    frag = (_many if void_fragment else _some)(xc, esc)  # fragmentid
+    search = f"{_some(xc, esc)}(?:\\+{_some(xc, esc)})*"  # search  xalphas [ + search ]
+    tail = f"{path}(?:\\?{search})?(?:#{frag})?"
+    ialpha = f"{_cls(ALPHA)}{_many(xc, esc)}"
+    return re.compile(f"{ialpha}:{tail}"), re.compile(f"(?:{ialpha}:)?{tail}")
+
+# %% ../nbs/23_bnf_generic.ipynb #8dd0d8092fe74a7c96281538738b07e2
 class GenericGrammar:
-    "The generic BNF of RFC 1630, with or without the four repairs: a fast recogniser and a diagnosing scanner"
-    def __init__(self,
-                 name:str,                 # the name `validate` knows it by
-                 long_segments:bool=True,  # repair 1: `xpalphas  xpalpha [ xpalphas ]`
-                 void_segments:bool=True,  # repair 2: `path  [ xpalphas ] [ / path ]`
-                 colon_in_path:bool=True,  # repair 3: `:` allowed in a path segment
-                 void_fragment:bool=True,  # repair 4: `fragmentid  [ xalphas ]`
-                 future_escapes:bool=False): # accept a `%` not followed by two hex digits ("reserved for future extension")
-        self.name,self.long_segments,self.void_segments = name,long_segments,void_segments
-        self.colon_in_path,self.void_fragment,self.future_escapes = colon_in_path,void_fragment,future_escapes
-        self.pchars = frozenset(ALPHA+DIGIT+SAFE+EXTRA+'+' + (':' if colon_in_path else ''))
-        self.xchars = frozenset(ALPHA+DIGIT+SAFE+EXTRA)
-        self.path_chars, self.search_chars = self.pchars | {'/'}, self.xchars | {'+'}   # what a path, a search may hold
-        self.x_offender, self.path_offender, self.search_offender = (   # for the scanner: see `_offender`
-            _offender(c, future_escapes) for c in (self.xchars, self.path_chars, self.search_chars))
-        # a future-extension `%` may be followed by anything; `% hex hex` is then `%` and two alphanumerics: `%` joins the class
-        pc, xc, esc = ''.join(self.pchars), ''.join(self.xchars), ESCAPE_RE   # type: str, str, Optional[str]
-        if future_escapes: pc, xc, esc = pc + '%', xc + '%', None
-        p = f"(?:{_cls(pc)}|{esc})" if esc else _cls(pc)                  # xpalpha
-        seg = _some(pc, esc) if long_segments else f"{p}{{1,2}}"          # xpalphas
-        path = _many(pc + '/', esc) if void_segments else f"(?:{seg}(?:/{seg})*/?)?"
-        frag = (_many if void_fragment else _some)(xc, esc)               # fragmentid
-        search = f"{_some(xc, esc)}(?:\\+{_some(xc, esc)})*"            # search  xalphas [ + search ]
-        tail = f"{path}(?:\\?{search})?(?:#{frag})?"
-        ialpha = f"{_cls(ALPHA)}{_many(xc, esc)}"
-        self.absolute_re = re.compile(f"{ialpha}:{tail}")
-        self.partial_re = re.compile(f"(?:{ialpha}:)?{tail}")
-    def __repr__(self) -> str: return f"GenericGrammar({self.name!r})"
-    def _key(self) -> tuple[Any, ...]: return (self.name, self.long_segments, self.void_segments, self.colon_in_path, self.void_fragment, self.future_escapes)
-    def __eq__(self, other:object) -> bool: return self._key() == other._key() if isinstance(other, GenericGrammar) else NotImplemented
-    def __hash__(self) -> int: return hash(self._key())
-    def __reduce__(self) -> tuple[Any, ...]: return (GenericGrammar, self._key())   # pickled as its options: the regexes are rebuilt
+    "The generic BNF of RFC 1630, with or without the four repairs: a recogniser, and a scanner"
+
+    def __init__(
+        self,
+        name: str,  # the name `validate` knows it by
+        long_segments: bool = True,  # repair 1: `xpalphas  xpalpha [ xpalphas ]`
+        void_segments: bool = True,  # repair 2: `path  [ xpalphas ] [ / path ]`
+        colon_in_path: bool = True,  # repair 3: `:` allowed in a path segment
+        void_fragment: bool = True,  # repair 4: `fragmentid  [ xalphas ]`
+        future_escapes: bool = False,  # accept a bare `%` ("reserved for future extension")
+    ):
+        self.name, self.long_segments, self.void_segments = name, long_segments, void_segments
+        self.colon_in_path, self.void_fragment = colon_in_path, void_fragment
+        self.future_escapes = future_escapes
+        self.pchars = frozenset(ALPHA + DIGIT + SAFE + EXTRA + "+" + (":" if colon_in_path else ""))
+        self.xchars = frozenset(ALPHA + DIGIT + SAFE + EXTRA)
+        self.path_chars, self.search_chars = self.pchars | {"/"}, self.xchars | {"+"}
+        self.x_offender, self.path_offender, self.search_offender = (
+            _offender(c, future_escapes) for c in (self.xchars, self.path_chars, self.search_chars)
+        )
+        self.absolute_re, self.partial_re = _generic_res(
+            self.pchars, self.xchars, long_segments, void_segments, void_fragment, future_escapes
+        )
+
+    def __repr__(self) -> str:
+        return f"GenericGrammar({self.name!r})"
+
+    def _key(self) -> tuple[Any, ...]:
+        repairs = (self.long_segments, self.void_segments, self.colon_in_path, self.void_fragment)
+        return (self.name, *repairs, self.future_escapes)
+
+    def __eq__(self, other: object) -> bool:
+        return self._key() == other._key() if isinstance(other, GenericGrammar) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (GenericGrammar, self._key())  # as its options: the regexes are rebuilt
 
 # %% ../nbs/23_bnf_generic.ipynb #b816a4b4
-def describe_char(c:str) -> str:
+def describe_char(c: str) -> str:
     "Name a character and its RFC 1630 class, for error messages"
-    if len(c := _need_str(c, 'c')) != 1: raise URIError(f"expected one character, not {len(c)}", c)
+    if len(c := _need_str(c, "c")) != 1:
+        raise URIError(f"expected one character, not {len(c)}", c)
     code = ord(c)
-    if c == ' ': return "' ' (space, reserved)"
-    if code < 0x20 or code == 0x7f: return f"control character U+{code:04X}"
-    if 0x80 <= code < 0xa0: return f"control character U+{code:04X} (8-bit)"
-    if code > 0xff: return f"{c!r} (U+{code:04X}, beyond ISO Latin-1)"
-    if code > 0x7f: return f"{c!r} (8-bit, beyond DEL)"
-    for name in ('reserved', 'national', 'punctuation'):
-        if c in CLASSES[name]: return f"{c!r} ({name})"
+    if c == " ":
+        return "' ' (space, reserved)"
+    if code < 0x20 or code == 0x7F:
+        return f"control character U+{code:04X}"
+    if 0x80 <= code < 0xA0:
+        return f"control character U+{code:04X} (8-bit)"
+    if code > 0xFF:
+        return f"{c!r} (U+{code:04X}, beyond ISO Latin-1)"
+    if code > 0x7F:
+        return f"{c!r} (8-bit, beyond DEL)"
+    for name in ("reserved", "national", "punctuation"):
+        if c in CLASSES[name]:
+            return f"{c!r} ({name})"
     return repr(c)
 
 # %% ../nbs/23_bnf_generic.ipynb #8e0214b3
-def _fail(text:str, i:int, rule:str, what:str) -> NoReturn:
+def _fail(text: str, i: int, rule: str, what: str) -> NoReturn:
     raise URISyntaxError(what, text, i, rule)
 
-def _check_escape(text:str, i:int, n:int, future:bool=False) -> int:
-    "Check that the `%` at `i` starts `% hex hex`; return its length (1 for a future-extension `%` when `future`)"
-    if i+3 > n or text[i+1] not in HEX or text[i+2] not in HEX:
-        if future: return 1
-        _fail(text, i, 'escape', "'%' must be followed by two hexadecimal digits (Example 3)")
+
+def _check_escape(text: str, i: int, n: int, future: bool = False) -> int:
+    "Check that the `%` at `i` starts `% hex hex`; its length (1 for a future-extension `%`)"
+    if i + 3 > n or text[i + 1] not in HEX or text[i + 2] not in HEX:
+        if future:
+            return 1
+        _fail(text, i, "escape", "'%' must be followed by two hexadecimal digits (Example 3)")
     return 3
 
-def _first_offender(text:str, i:int, end:int, offender:re.Pattern[str]) -> int:
+
+def _first_offender(text: str, i: int, end: int, offender: re.Pattern[str]) -> int:
     "Index of the first character of `text[i:end]` that `offender` (see `_offender`) finds, or -1"
-    m = offender.search(text, i, end)   # `end` bounds the look-ahead too: `%4` before `?` is malformed
+    # `end` bounds the look-ahead too: `%4` before `?` is malformed
+    m = offender.search(text, i, end)
     return -1 if m is None else m.start()
 
-def _offend(text:str, j:int, rule:str, where:str="here") -> NoReturn:
-    "Raise for the offending character at `j`: a malformed escape, or a character not allowed `where`"
-    if text[j] == '%': _fail(text, j, 'escape', "'%' must be followed by two hexadecimal digits (Example 3)")
+
+def _offend(text: str, j: int, rule: str, where: str = "here") -> NoReturn:
+    "Raise for the offending character at `j`: a malformed escape, or one not allowed `where`"
+    if text[j] == "%":
+        _fail(text, j, "escape", "'%' must be followed by two hexadecimal digits (Example 3)")
     _fail(text, j, rule, f"{describe_char(text[j])} is not allowed {where}")
 
-def _scan_chars(text:str, i:int, end:int, offender:re.Pattern[str], rule:str, where:str="here") -> int:
-    "Scan `text[i:end]` for characters allowed or escapes; return `end` or raise at the first `offender`"
+
+def _scan_chars(
+    text: str, i: int, end: int, offender: re.Pattern[str], rule: str, where: str = "here"
+) -> int:
+    "Scan `text[i:end]` for allowed characters or escapes; `end`, or raise at the first `offender`"
     j = _first_offender(text, i, end, offender)
-    if j >= 0: _offend(text, j, rule, where)
+    if j >= 0:
+        _offend(text, j, rule, where)
     return end
 
-# %% ../nbs/23_bnf_generic.ipynb #92087dd1
-def _diagnose(g:GenericGrammar, text:str, partial:bool) -> NoReturn:
+# %% ../nbs/23_bnf_generic.ipynb #10185d26023b46108eb7d9f57d49d2b3
+def _diagnose_scheme(g: GenericGrammar, text: str, c: int, partial: bool) -> int:
+    "Check `scheme :` (colon at `c`, -1 if none), or none in a partial form; where the path starts"
+    n = len(text)
+    if c >= 0:  # scheme :
+        if c == 0:
+            _fail(text, 0, "scheme", "the scheme name is void: a scheme must start with a letter")
+        if text[0] not in ALPHA:
+            _fail(
+                text,
+                0,
+                "ialpha",
+                f"{describe_char(text[0])} cannot start a scheme name: it must be a letter",
+            )
+        _scan_chars(text, 1, c, g.x_offender, "xalpha")
+        return c + 1
+    if partial:
+        return 0
+    if n == 0:
+        _fail(text, 0, "uri", "a URI cannot be void: it must start with a scheme name and ':'")
+    j = 0 if text[0] not in ALPHA else next((k for k in range(n) if text[k] not in g.xchars), n)
+    what = (
+        f"{describe_char(text[j])} is not allowed in a scheme name"
+        if j < n and text[j] not in ":/?#"
+        else "a URI must start with a scheme name and ':' (before any '/'); this is a partial form"
+    )
+    _fail(text, j, "scheme", what)
+
+# %% ../nbs/23_bnf_generic.ipynb #7623eae2785240b9bd12b16a66d81610
+def _path_char(g: GenericGrammar, text: str, i: int, pend: int) -> int:
+    "The length of the `xpalpha` (a character or an escape) at `i` of a path, or raise"
+    ch = text[i]
+    if ch == "%":
+        return _check_escape(text, i, pend, g.future_escapes)
+    if ch in g.pchars:
+        return 1
+    if ch == ":":
+        _fail(text, i, "xpalpha", "':' (reserved) is not allowed in a path by the printed BNF")
+    _fail(text, i, "xpalpha", f"{describe_char(ch)} is not allowed in a path")
+
+# %% ../nbs/23_bnf_generic.ipynb #b118ea5561624da68c537baed56e602f
+def _diagnose_path(g: GenericGrammar, text: str, i: int, pend: int) -> None:
+    "Check the path `text[i:pend]` (long and void segments: a run of xpalphas and `/`, one scan)"
+    if g.long_segments and g.void_segments and g.colon_in_path:
+        i = _scan_chars(text, i, pend, g.path_offender, "xpalpha", "in a path")
+    seg = 0
+    while i < pend:
+        if text[i] == "/":
+            if seg == 0 and not g.void_segments:
+                _fail(
+                    text,
+                    i,
+                    "path",
+                    "a void path segment (a '/' with nothing before it) is not derivable from "
+                    "'path  void | xpalphas [ / path ]'",
+                )
+            seg = 0
+            i += 1
+            continue
+        step = _path_char(g, text, i, pend)
+        seg += 1
+        if seg > 2 and not g.long_segments:
+            _fail(
+                text,
+                i,
+                "xpalphas",
+                "a path segment longer than two characters is not derivable from "
+                "'xpalphas  xpalpha [ xpalpha ]'",
+            )
+        i += step
+
+# %% ../nbs/23_bnf_generic.ipynb #504fb2a444614c0babb325280ed9130a
+def _diagnose_search(g: GenericGrammar, text: str, q: int, uend: int) -> None:
+    "Check the search after the `?` at `q`: bad character before a void word, the word, a void end"
+    plus = q + 1 if text.startswith("+", q + 1) else text.find("++", q + 1, uend) + 1 or uend
+    j = _first_offender(text, q + 1, plus, g.search_offender)
+    if j >= 0:
+        _offend(text, j, "xalpha", "in a search")
+    if plus < uend:
+        _fail(text, plus, "search", "a void word in a search: '+' must follow xalphas")
+    if q + 1 == uend or text[uend - 1] == "+":
+        _fail(
+            text,
+            uend,
+            "search",
+            "a search cannot be void or end with '+': 'search  xalphas [ + search ]'",
+        )
+
+# %% ../nbs/23_bnf_generic.ipynb #b43b363d81ae4b689946ece5c682cd59
+def _diagnose(g: GenericGrammar, text: str, partial: bool) -> NoReturn:
     "Find the first position where `text` leaves grammar `g`, and raise `URISyntaxError` there"
     n = len(text)
-    c, pend, h = _split(text)                                    # `parse`'s split
+    c, pend, h = _split(text)  # `parse`'s split
     uend = h if h >= 0 else n
     q = pend if pend < uend else -1
     i = _diagnose_scheme(g, text, c, partial)
     _diagnose_path(g, text, i, pend)
-    if q >= 0: _diagnose_search(g, text, q, uend)
+    if q >= 0:
+        _diagnose_search(g, text, q, uend)
     if h >= 0:
-        if h + 1 == n and not g.void_fragment: _fail(text, n, 'fragmentid', "a void fragment-id after '#' is not derivable from 'fragmentid  xalphas'")
-        _scan_chars(text, h+1, n, g.x_offender, 'xalpha')
-    raise AssertionError(f"internal: recogniser and scanner disagree on {text!r}")  # never reached when they agree
-
-def _diagnose_scheme(g:GenericGrammar, text:str, c:int, partial:bool) -> int:
-    "Check `scheme :` (its colon at `c`, -1 if none before any slash) or its absence in a partial form; the index where the path starts"
-    n = len(text)
-    if c >= 0:                                                   # scheme :
-        if c == 0: _fail(text, 0, 'scheme', "the scheme name is void: a scheme must start with a letter")
-        if text[0] not in ALPHA: _fail(text, 0, 'ialpha', f"{describe_char(text[0])} cannot start a scheme name: it must be a letter")
-        _scan_chars(text, 1, c, g.x_offender, 'xalpha')
-        return c + 1
-    if partial: return 0
-    if n == 0: _fail(text, 0, 'uri', "a URI cannot be void: it must start with a scheme name and ':'")
-    j = 0 if text[0] not in ALPHA else next((k for k in range(n) if text[k] not in g.xchars), n)
-    what = (f"{describe_char(text[j])} is not allowed in a scheme name" if j < n and text[j] not in ':/?#'
-            else "a URI must start with a scheme name and ':' (before any '/'); this is a partial form")
-    _fail(text, j, 'scheme', what)
-
-def _diagnose_path(g:GenericGrammar, text:str, i:int, pend:int) -> None:
-    "Check the path `text[i:pend]`: with long and void segments a flat run of xpalphas and `/`, scanned in one jump"
-    if g.long_segments and g.void_segments and g.colon_in_path:
-        i = _scan_chars(text, i, pend, g.path_offender, 'xpalpha', "in a path")
-    seg = 0
-    while i < pend:
-        if text[i] == '/':
-            if seg == 0 and not g.void_segments: _fail(text, i, 'path', "a void path segment (a '/' with nothing before it) is not derivable from 'path  void | xpalphas [ / path ]'")
-            seg = 0; i += 1; continue
-        step = _path_char(g, text, i, pend)
-        seg += 1
-        if seg > 2 and not g.long_segments: _fail(text, i, 'xpalphas', "a path segment longer than two characters is not derivable from 'xpalphas  xpalpha [ xpalpha ]'")
-        i += step
-
-def _path_char(g:GenericGrammar, text:str, i:int, pend:int) -> int:
-    "The length of the `xpalpha` (a character or an escape) at `i` of a path, or raise"
-    ch = text[i]
-    if ch == '%': return _check_escape(text, i, pend, g.future_escapes)
-    if ch in g.pchars: return 1
-    if ch == ':': _fail(text, i, 'xpalpha', "':' (reserved) is not allowed in a path by the printed BNF")
-    _fail(text, i, 'xpalpha', f"{describe_char(ch)} is not allowed in a path")
-
-def _diagnose_search(g:GenericGrammar, text:str, q:int, uend:int) -> None:
-    "Check the search after the `?` at `q`: a bad character before the first void word, that word, a void end"
-    plus = q + 1 if text.startswith('+', q + 1) else text.find('++', q + 1, uend) + 1 or uend
-    j = _first_offender(text, q + 1, plus, g.search_offender)
-    if j >= 0: _offend(text, j, 'xalpha', "in a search")
-    if plus < uend: _fail(text, plus, 'search', "a void word in a search: '+' must follow xalphas")
-    if q + 1 == uend or text[uend - 1] == '+': _fail(text, uend, 'search', "a search cannot be void or end with '+': 'search  xalphas [ + search ]'")
+        if h + 1 == n and not g.void_fragment:
+            _fail(
+                text,
+                n,
+                "fragmentid",
+                "a void fragment-id after '#' is not derivable from 'fragmentid  xalphas'",
+            )
+        _scan_chars(text, h + 1, n, g.x_offender, "xalpha")
+    # never reached when they agree
+    raise AssertionError(f"internal: recogniser and scanner disagree on {text!r}")
 
 # %% ../nbs/23_bnf_generic.ipynb #6f63012a
 GRAMMARS: dict[str, Callable[..., None]] = {}
 
-def register_grammar(name:str,         # the name `validate(..., grammar=name)` will use
-                     check:Callable[..., None], # `check(text, partial)` returns None or raises `URISyntaxError`
-                    ) -> None:
+
+def register_grammar(
+    name: str,  # the name `validate(..., grammar=name)` will use
+    check: Callable[..., None],  # `check(text, partial)` returns None or raises `URISyntaxError`
+) -> None:
     "Add a grammar to the registry `validate` consults"
     GRAMMARS[name] = check
 
-def _generic_check(g:GenericGrammar) -> Callable[..., None]:
+
+def _generic_check(g: GenericGrammar) -> Callable[..., None]:
     absolute, partial_ = g.absolute_re.fullmatch, g.partial_re.fullmatch
-    def check(text:str, partial:bool=False) -> None:
-        if (partial_ if partial else absolute)(text) is None: _diagnose(g, text, partial)
-    check.grammar = g   # type: ignore[attr-defined]
+
+    def check(text: str, partial: bool = False) -> None:
+        if (partial_ if partial else absolute)(text) is None:
+            _diagnose(g, text, partial)
+
+    check.grammar = g  # type: ignore[attr-defined]
     return check
 
-GENERIC = GenericGrammar('generic')
-GENERIC_AS_PRINTED = GenericGrammar('generic-as-printed', False, False, False, False)
-register_grammar('generic', _generic_check(GENERIC))
-register_grammar('generic-as-printed', _generic_check(GENERIC_AS_PRINTED))
-GENERIC_FUTURE_ESCAPES = GenericGrammar('generic-future-escapes', future_escapes=True)
-register_grammar('generic-future-escapes', _generic_check(GENERIC_FUTURE_ESCAPES))
+
+GENERIC = GenericGrammar("generic")
+GENERIC_AS_PRINTED = GenericGrammar("generic-as-printed", False, False, False, False)
+register_grammar("generic", _generic_check(GENERIC))
+register_grammar("generic-as-printed", _generic_check(GENERIC_AS_PRINTED))
+GENERIC_FUTURE_ESCAPES = GenericGrammar("generic-future-escapes", future_escapes=True)
+register_grammar("generic-future-escapes", _generic_check(GENERIC_FUTURE_ESCAPES))
 
 # %% ../nbs/23_bnf_generic.ipynb #9c3cfd3c
-_URL_GRAMMAR_NAMES = ("rfc1630", "rfc1630-as-printed", "rfc1738", "rfc1738-as-printed")   # nbs/24_bnf_url.ipynb
+# nbs/24_bnf_url.ipynb
+_URL_GRAMMAR_NAMES = ("rfc1630", "rfc1630-as-printed", "rfc1738", "rfc1738-as-printed")
 
-def validate(text:str,               # the URI (or, with `partial`, the partial form) to check
-             grammar:str="generic",  # a name in `GRAMMARS`: "generic", "generic-as-printed", ...
-             partial:bool=False,     # accept a partial (relative) form: the scheme becomes optional
-            ) -> None:
-    "Raise `URISyntaxError` (with `.position` and `.rule`) unless `text` is derivable from `grammar`"
-    if type(text) is not str or type(grammar) is not str: text, grammar = _need_str(text), _need_str(grammar, 'grammar')
-    if grammar == "generic" and not partial and GRAMMARS["generic"] is _GENERIC[0]:   # the common case, first
-        if _GENERIC[1](text) is None: _diagnose(GENERIC, text, False)
+
+def validate(
+    text: str,  # the URI (or, with `partial`, the partial form) to check
+    grammar: str = "generic",  # a name in `GRAMMARS`: "generic", "generic-as-printed", ...
+    partial: bool = False,  # accept a partial (relative) form: the scheme becomes optional
+) -> None:
+    "Raise `URISyntaxError` (with `.position` and `.rule`) unless `grammar` derives `text`"
+    if type(text) is not str or type(grammar) is not str:
+        text, grammar = _need_str(text), _need_str(grammar, "grammar")
+    # the common case, first
+    if grammar == "generic" and not partial and GRAMMARS["generic"] is _GENERIC[0]:
+        if _GENERIC[1](text) is None:
+            _diagnose(GENERIC, text, False)
         return
     check = GRAMMARS.get(grammar) if isinstance(grammar, str) else None
-    if check is None and grammar in _URL_GRAMMAR_NAMES:     # registered by the URL grammars' module when it is imported
+    # registered by the URL grammars' module when it is imported
+    if check is None and grammar in _URL_GRAMMAR_NAMES:
         from uri1630 import _fill
-        _fill('url grammars'); check = GRAMMARS.get(grammar)   # the package's loader imports it: none is named here
-    if check is None: _need_str(grammar, 'grammar'); raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}")
+
+        _fill("url grammars")
+        check = GRAMMARS.get(grammar)  # the package's loader imports it: none is named here
+    if check is None:
+        _need_str(grammar, "grammar")
+        raise ValueError(f"unknown grammar {grammar!r}; known: {', '.join(GRAMMARS)}")
     check(text, partial)
 
-_GENERIC = GRAMMARS["generic"], GENERIC.absolute_re.fullmatch   # (unless someone registers another "generic")
+
+# (unless someone registers another "generic")
+_GENERIC = (GRAMMARS["generic"], GENERIC.absolute_re.fullmatch)
 
 # %% ../nbs/23_bnf_generic.ipynb #59917829
-def is_valid(text:str, grammar:str="generic", partial:bool=False) -> bool:
+def is_valid(text: str, grammar: str = "generic", partial: bool = False) -> bool:
     "`True` if `validate(text, grammar, partial)` would not raise"
-    try: validate(text, grammar, partial)
-    except URISyntaxError: return False
+    try:
+        validate(text, grammar, partial)
+    except URISyntaxError:
+        return False
     return True

@@ -7,476 +7,926 @@ __all__ = ['DISAGREEMENTS', 'URLGrammar', 'check_production', 'rfc1630_grammar',
            'RFC1630_AS_PRINTED', 'RFC1738', 'RFC1738_AS_PRINTED']
 
 # %% ../nbs/24_bnf_url.ipynb #b7488e54
-import re, threading
+import re
+import threading
 from types import SimpleNamespace
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, NamedTuple, NoReturn, Optional, Protocol
 from .errors import URIError, URISyntaxError, _need_str
-from .grammar import (ALPHA, DIGIT, HEX, SAFE, SAFE_URL, EXTRA, ALPHANUM2, RFC1738_SAFE, RFC1738_EXTRA,
-                             RFC1738_RESERVED, RFC1738_SCHEME, RFC1738_HSEGMENT_EXTRA, RFC1738_USER_EXTRA, ESCAPE_RE, _cls, describe_char, register_grammar, validate, is_valid)
+from .grammar import ALPHA, DIGIT, HEX, SAFE, SAFE_URL, EXTRA, ALPHANUM2, ESCAPE_RE
+from .grammar import RFC1738_SAFE, RFC1738_EXTRA, RFC1738_RESERVED, RFC1738_SCHEME
+from .grammar import RFC1738_HSEGMENT_EXTRA, RFC1738_USER_EXTRA
+from .grammar import _cls, describe_char, register_grammar, validate, is_valid
 from .catalog import _build_order
 
 # %% ../nbs/24_bnf_url.ipynb #3e7ff73e
 _HEXSET = frozenset(HEX)
 
+
 class _State:
     "The diagnosing matcher's state: the text, and the farthest failure seen so far"
-    __slots__ = ('text', 'n', 'far', 'fails', 'stack', 'quiet', 'steps', 'esc')
-    text: str; n: int; far: int; fails: list[tuple[bool, str, str]]; stack: list[str]; quiet: int; steps: int; esc: int
-    def __init__(self, text:str) -> None:
-        self.text,self.n,self.far,self.fails,self.stack,self.quiet,self.steps,self.esc = text,len(text),-1,[],[],0,0,-9
-    def fail(self, i:int, rule:Optional[str], expected:str, strong:bool=False) -> int:
-        if self.quiet: return -1
-        if strong: self.esc = i                  # a malformed escape: remember its '%'
-        if i > self.far: self.far, self.fails = i, []
-        if i == self.far: self.fails.append((strong, rule or (self.stack[-1] if self.stack else 'url'), expected))
+
+    __slots__ = ("text", "n", "far", "fails", "stack", "quiet", "steps", "esc")
+    text: str
+    n: int
+    far: int
+    fails: list[tuple[bool, str, str]]
+    stack: list[str]
+    quiet: int
+    steps: int
+    esc: int
+
+    def __init__(self, text: str) -> None:
+        self.text, self.n, self.far, self.fails = text, len(text), -1, []
+        self.stack, self.quiet, self.steps, self.esc = [], 0, 0, -9
+
+    def fail(self, i: int, rule: Optional[str], expected: str, strong: bool = False) -> int:
+        if self.quiet:
+            return -1
+        if strong:
+            self.esc = i  # a malformed escape: remember its '%'
+        if i > self.far:
+            self.far, self.fails = i, []
+        if i == self.far:
+            self.fails.append((strong, rule or (self.stack[-1] if self.stack else "url"), expected))
         return -1
 
-# %% ../nbs/24_bnf_url.ipynb #3fc7cc0c
+# %% ../nbs/24_bnf_url.ipynb #acae54e37e7d407bbb7b55eff062a284
 class Node:
-    "A grammar expression: `regex()` for the recogniser, `match(state, i)` (end or -1) for the diagnosis"
-    def regex(self) -> str: raise NotImplementedError
-    def match(self, st:_State, i:int) -> int: raise NotImplementedError
+    "A grammar expression: `regex()` for the recogniser, `match(state, i)` (end or -1) to diagnose"
+
+    def regex(self) -> str:
+        raise NotImplementedError
+
+    def match(self, st: _State, i: int) -> int:
+        raise NotImplementedError
+
 
 class Chars(Node):
     "One character of `chars`, reported as the production `name`"
-    def __init__(self, name:str, chars:str) -> None: self.name,self.chars,self.set = name,chars,frozenset(chars)
-    def regex(self) -> str: return _cls(self.chars)
-    def match(self, st:_State, i:int) -> int:
+
+    def __init__(self, name: str, chars: str) -> None:
+        self.name, self.chars, self.set = name, chars, frozenset(chars)
+
+    def regex(self) -> str:
+        return _cls(self.chars)
+
+    def match(self, st: _State, i: int) -> int:
         st.steps += 1
-        if i < st.n and st.text[i] in self.set: return i+1
+        if i < st.n and st.text[i] in self.set:
+            return i + 1
         return st.fail(i, self.name, self.name)
 
+# %% ../nbs/24_bnf_url.ipynb #8dd0d8092fe74a7c96281538738b07e2
 class Lit(Node):
-    "A literal (`h t t p : / /`, `\";type=\"`); a mismatch is reported where it starts to differ"
-    def __init__(self, s:str) -> None: self.s = s
-    def regex(self) -> str: return re.escape(self.s)
-    def match(self, st:_State, i:int) -> int:
+    'A literal (`h t t p : / /`, `";type="`); a mismatch is reported where it starts to differ'
+
+    def __init__(self, s: str) -> None:
+        self.s = s
+
+    def regex(self) -> str:
+        return re.escape(self.s)
+
+    def match(self, st: _State, i: int) -> int:
         st.steps += 1
-        if st.text.startswith(self.s, i): return i + len(self.s)
+        if st.text.startswith(self.s, i):
+            return i + len(self.s)
         k = 0
-        while k < len(self.s) and i+k < st.n and st.text[i+k] == self.s[k]: k += 1
-        return st.fail(i+k, None, repr(self.s))
+        while k < len(self.s) and i + k < st.n and st.text[i + k] == self.s[k]:
+            k += 1
+        return st.fail(i + k, None, repr(self.s))
 
 # %% ../nbs/24_bnf_url.ipynb #757c1552
 class Escape(Node):
     "`escape  % hex hex`; a malformed escape is reported at its `%`"
-    name = 'escape'
-    def regex(self) -> str: return ESCAPE_RE
-    def match(self, st:_State, i:int) -> int:
-        t = st.text; st.steps += 1
-        if i < st.n and t[i] == '%':
-            if i+3 <= st.n and t[i+1] in _HEXSET and t[i+2] in _HEXSET: return i+3
-            return st.fail(i, 'escape', "'%' hex hex", strong=True)
-        return st.fail(i, 'escape', 'escape')
+
+    name = "escape"
+
+    def regex(self) -> str:
+        return ESCAPE_RE
+
+    def match(self, st: _State, i: int) -> int:
+        t = st.text
+        st.steps += 1
+        if i < st.n and t[i] == "%":
+            if i + 3 <= st.n and t[i + 1] in _HEXSET and t[i + 2] in _HEXSET:
+                return i + 3
+            return st.fail(i, "escape", "'%' hex hex", strong=True)
+        return st.fail(i, "escape", "escape")
+
 
 class End(Node):
     "The end of the text"
-    def regex(self) -> str: return r"\Z"
-    def match(self, st:_State, i:int) -> int: return i if i == st.n else st.fail(i, None, 'end of text')
+
+    def regex(self) -> str:
+        return r"\Z"
+
+    def match(self, st: _State, i: int) -> int:
+        return i if i == st.n else st.fail(i, None, "end of text")
 
 # %% ../nbs/24_bnf_url.ipynb #af0adff4
 class Seq(Node):
     "`a b c`: each in turn"
-    def __init__(self, *xs:Node) -> None: self.xs = xs
-    def regex(self) -> str: return ''.join(x.regex() for x in self.xs)
-    def match(self, st:_State, i:int) -> int:
+
+    def __init__(self, *xs: Node) -> None:
+        self.xs = xs
+
+    def regex(self) -> str:
+        return "".join(x.regex() for x in self.xs)
+
+    def match(self, st: _State, i: int) -> int:
         for x in self.xs:
             i = x.match(st, i)
-            if i < 0: return -1
+            if i < 0:
+                return -1
         return i
 
+
 class Alt(Node):
-    "`a | b`: the first that matches, atomically (alternatives are made disjoint, or ordered longest first)"
-    def __init__(self, *xs:Node) -> None: self.xs = xs
-    def regex(self) -> str: return '(?>' + '|'.join(x.regex() for x in self.xs) + ')'
-    def match(self, st:_State, i:int) -> int:
+    "`a | b`: the first that matches, atomically (alternatives disjoint, or ordered longest first)"
+
+    def __init__(self, *xs: Node) -> None:
+        self.xs = xs
+
+    def regex(self) -> str:
+        return "(?>" + "|".join(x.regex() for x in self.xs) + ")"
+
+    def match(self, st: _State, i: int) -> int:
         for x in self.xs:
             j = x.match(st, i)
-            if j >= 0: return j
+            if j >= 0:
+                return j
         return -1
 
 # %% ../nbs/24_bnf_url.ipynb #2a7f6359
 class Opt(Node):
     "`[ a ]`, possessive"
-    def __init__(self, x:Node) -> None: self.x = x
-    def regex(self) -> str: return f"(?:{self.x.regex()})?+"
-    def match(self, st:_State, i:int) -> int:
+
+    def __init__(self, x: Node) -> None:
+        self.x = x
+
+    def regex(self) -> str:
+        return f"(?:{self.x.regex()})?+"
+
+    def match(self, st: _State, i: int) -> int:
         j = self.x.match(st, i)
         return j if j >= 0 else i
 
+
 class Rep(Node):
     "`a [ a … ]` (`min=1`) or `*a` (`min=0`), possessive: right recursion as a loop"
-    def __init__(self, x:Node, min:int=0) -> None: self.x,self.min = x,min
-    def regex(self) -> str: return f"(?:{self.x.regex()})" + ('++' if self.min else '*+')
-    def match(self, st:_State, i:int) -> int:
+
+    def __init__(self, x: Node, min: int = 0) -> None:
+        self.x, self.min = x, min
+
+    def regex(self) -> str:
+        return f"(?:{self.x.regex()})" + ("++" if self.min else "*+")
+
+    def match(self, st: _State, i: int) -> int:
         k = 0
         while True:
             j = self.x.match(st, i)
-            if j <= i: break
-            i, k = j, k+1
+            if j <= i:
+                break
+            i, k = j, k + 1
         return i if k >= self.min else -1
 
 # %% ../nbs/24_bnf_url.ipynb #6f1a5b1d
 class Not(Node):
     "A negative lookahead: matches nothing, and only where `x` does not match"
-    def __init__(self, x:Node) -> None: self.x = x
-    def regex(self) -> str: return f"(?!{self.x.regex()})"
-    def match(self, st:_State, i:int) -> int:
+
+    def __init__(self, x: Node) -> None:
+        self.x = x
+
+    def regex(self) -> str:
+        return f"(?!{self.x.regex()})"
+
+    def match(self, st: _State, i: int) -> int:
         st.quiet += 1
-        try: j = self.x.match(st, i)
-        finally: st.quiet -= 1
+        try:
+            j = self.x.match(st, i)
+        finally:
+            st.quiet -= 1
         return i if j < 0 else -1
+
 
 class Rule(Node):
     "A named production: its name is the rule of errors inside it, and of its regex fragment"
-    def __init__(self, name:str, x:Node) -> None: self.name,self.x = name,x
-    def regex(self) -> str: return f"(?:{self.x.regex()})"
-    def match(self, st:_State, i:int) -> int:
+
+    def __init__(self, name: str, x: Node) -> None:
+        self.name, self.x = name, x
+
+    def regex(self) -> str:
+        return f"(?:{self.x.regex()})"
+
+    def match(self, st: _State, i: int) -> int:
         st.stack.append(self.name)
-        try: return self.x.match(st, i)
-        finally: st.stack.pop()
-    def __repr__(self) -> str: return f"Rule({self.name!r})"
+        try:
+            return self.x.match(st, i)
+        finally:
+            st.stack.pop()
+
+    def __repr__(self) -> str:
+        return f"Rule({self.name!r})"
 
 # %% ../nbs/24_bnf_url.ipynb #6eb3afcb
-def _rules(node:Node, out:dict[str, Rule], chars:set[str]) -> dict[str, Rule]:
-    "Collect the `Rule`s under `node` by name (in order of first appearance), and every character it names"
+def _rules(node: Node, out: dict[str, Rule], chars: set[str]) -> dict[str, Rule]:
+    "Collect the `Rule`s under `node` by name (in order of appearance), and the characters it names"
     if isinstance(node, Rule):
-        if node.name in out: return out
+        if node.name in out:
+            return out
         out[node.name] = node
-    if isinstance(node, Chars): chars |= node.set
-    if isinstance(node, (Lit, Escape)): chars |= set(getattr(node, 's', '%'))
-    for x in getattr(node, 'xs', ()) or ((node.x,) if hasattr(node, 'x') else ()): _rules(x, out, chars)
+    if isinstance(node, Chars):
+        chars |= node.set
+    if isinstance(node, (Lit, Escape)):
+        chars |= set(getattr(node, "s", "%"))
+    for x in getattr(node, "xs", ()) or ((node.x,) if hasattr(node, "x") else ()):
+        _rules(x, out, chars)
     return out
 
-# %% ../nbs/24_bnf_url.ipynb #e05d9592
-class URLGrammar:
-    "A URL grammar of RFC 1630 or RFC 1738: a recogniser compiled once, and a diagnosing matcher (immutable)"
-    name: str; start: Node; schemes: Mapping[str, Node]; other: bool; prefix: Optional[str]; note: str
-    spec: Optional[tuple[Any, ...]]; alphabet: frozenset[str]; rules: Mapping[str, Rule]; fragments: Mapping[str, str]
-    recogniser: re.Pattern[str]
-    def __init__(self,
-                 name:str,           # the name `validate(..., grammar=name)` uses
-                 start:Node,         # the whole grammar, ending in `End()`
-                 schemes:dict[str, Node], # scheme name -> its production (a `Rule`)
-                 other:bool=False,   # other schemes are allowed (RFC 1738's `otherurl`)
-                 prefix:Optional[str]=None, # an optional prefix (RFC 1630's `prefixedurl`: "url:")
-                 note:str='',        # what this variant is
-                 spec:Optional[tuple[Any, ...]]=None, # (builder name, arguments): how to build it again (equality, pickling)
-                ) -> None:
-        alphabet:set[str] = set(); rules = _rules(start, {}, alphabet)
-        for k, v in dict(name=name, start=start, schemes=MappingProxyType(dict(schemes)), other=other, prefix=prefix,
-                         note=note, spec=spec, alphabet=frozenset(alphabet), rules=MappingProxyType(rules),
-                         fragments=MappingProxyType({k: r.regex() for k, r in rules.items()}),
-                         recogniser=re.compile(start.regex())).items():
-            object.__setattr__(self, k, v)
-    def __setattr__(self, k:str, v:object) -> None: raise AttributeError("a URLGrammar is immutable")
-    def __repr__(self) -> str: return f"URLGrammar({self.name!r})"
-    def __eq__(self, other:object) -> bool: return self is other or (type(other) is URLGrammar and self.spec is not None and self.spec == other.spec)
-    def __hash__(self) -> int: return hash(self.spec) if self.spec is not None else id(self)
+
+def _derived(start: Node) -> dict[str, Any]:
+    "What a grammar reads off its start expression: alphabet, rules, their regexes, the recogniser"
+    alphabet: set[str] = set()
+    rules = _rules(start, {}, alphabet)
+    fragments = MappingProxyType({k: r.regex() for k, r in rules.items()})
+    return dict(
+        alphabet=frozenset(alphabet),
+        rules=MappingProxyType(rules),
+        fragments=fragments,
+        recogniser=re.compile(start.regex()),
+    )
+
+# %% ../nbs/24_bnf_url.ipynb #7cdc8c89c7104fffa095e18ddfef8986
+class _GrammarValue:
+    "An immutable value: equal to, hashed and pickled as what builds it again (its `spec`)"
+
+    spec: Optional[tuple[Any, ...]]
+
+    def __setattr__(self, k: str, v: object) -> None:
+        raise AttributeError("a URLGrammar is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            type(other) is URLGrammar and self.spec is not None and self.spec == other.spec
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.spec) if self.spec is not None else id(self)
+
     def __reduce__(self) -> tuple[Any, ...]:
-        if self.spec is None: raise TypeError("a URLGrammar built by hand cannot be pickled; build it with rfc1630_grammar or rfc1738_grammar")
+        if self.spec is None:
+            raise TypeError(
+                "a URLGrammar built by hand cannot be pickled; "
+                "build it with rfc1630_grammar or rfc1738_grammar"
+            )
         return (_rebuild_grammar, self.spec)
-    def validate(self,
-                 text:str,  # the URL to check
-                ) -> None:
-        "Raise `URISyntaxError` unless `text` is a URL of this grammar (for grammars not in the registry)"
+
+# %% ../nbs/24_bnf_url.ipynb #938c804e27f84196a10c8828c723f798
+class URLGrammar(_GrammarValue):
+    "A URL grammar of RFC 1630 or RFC 1738: a recogniser compiled once, and a diagnosing matcher"
+
+    name: str
+    start: Node
+    schemes: Mapping[str, Node]
+    other: bool
+    prefix: Optional[str]
+    note: str
+    alphabet: frozenset[str]
+    rules: Mapping[str, Rule]
+    fragments: Mapping[str, str]
+    recogniser: re.Pattern[str]
+
+    def __init__(
+        self,
+        name: str,  # the name `validate(..., grammar=name)` uses
+        start: Node,  # the whole grammar, ending in `End()`
+        schemes: dict[str, Node],  # scheme name -> its production (a `Rule`)
+        other: bool = False,  # other schemes are allowed (RFC 1738's `otherurl`)
+        prefix: Optional[str] = None,  # an optional prefix (RFC 1630's `prefixedurl`: "url:")
+        note: str = "",  # what this variant is
+        spec: Optional[tuple[Any, ...]] = None,  # (builder, arguments): for equality and pickling
+    ) -> None:
+        fields = dict(name=name, start=start, schemes=MappingProxyType(dict(schemes)), other=other)
+        fields.update(prefix=prefix, note=note, spec=spec, **_derived(start))
+        for k, v in fields.items():
+            object.__setattr__(self, k, v)
+
+    def __repr__(self) -> str:
+        return f"URLGrammar({self.name!r})"
+
+    def validate(
+        self,
+        text: str,  # the URL to check
+    ) -> None:
+        "Raise `URISyntaxError` unless `text` is a URL of this grammar (also when not registered)"
         _check(self)(_need_str(text))
 
-def _rebuild_grammar(builder:str, *args:Any) -> URLGrammar: g:URLGrammar = globals()[builder](*args); return g
+# %% ../nbs/24_bnf_url.ipynb #59bbdb311c014d738909a11f9e486628
+def _rebuild_grammar(builder: str, *args: Any) -> URLGrammar:
+    g: URLGrammar = globals()[builder](*args)
+    return g
 
-# %% ../nbs/24_bnf_url.ipynb #f9884aaf
-def _diagnose(g:URLGrammar, text:str) -> NoReturn:
-    "Raise `URISyntaxError` at the first position where `text` leaves grammar `g`"
-    off = len(g.prefix) if g.prefix and text.startswith(g.prefix) else 0
-    c = text.find(':', off)
-    scheme = text[off:c] if c >= 0 else None
-    if not g.other and scheme not in g.schemes:      # at the first character no scheme name (or prefix) has
-        names = [s + ':' for s in g.schemes] + ([g.prefix] if g.prefix and off == 0 else [])
-        k = max(next((n for n, (a, b) in enumerate(zip(text[off:], s)) if a != b), min(len(s), len(text) - off)) for s in names)
-        what = (f"{scheme!r} is not a scheme of this grammar" if scheme is not None
-                else "a URL must start with a scheme name and ':'")
-        raise URISyntaxError(f"{what}; it has: {', '.join(g.schemes)}", text, off + k, 'url')
-    st = _State(text)
-    if g.start.match(st, 0) == st.n: raise AssertionError(f"internal: recogniser and matcher disagree on {text!r}")
-    _raise(g, st, text)
-
-def _raise(g:URLGrammar, st:_State, text:str) -> NoReturn:
+# %% ../nbs/24_bnf_url.ipynb #8a65eabff63a45729fe45fb5ade58bdc
+def _raise(g: URLGrammar, st: _State, text: str) -> NoReturn:
     "Raise the `URISyntaxError` for the farthest failure in `st`, naming a rule"
-    if st.esc <= st.far <= st.esc + 2:      # the text goes wrong inside a malformed escape: blame its '%'
-        raise URISyntaxError("'%' must be followed by two hexadecimal digits", text, st.esc, 'escape')
-    structural = [f for f in st.fails if f[2] not in ('end of text', 'escape')]
-    if st.far < st.n and text[st.far] not in g.alphabet: rule = st.fails[0][1]   # a character no production has
-    else: rule = (structural or st.fails)[-1][1]    # a character (or the end) in the wrong place
-    expected = ' or '.join(dict.fromkeys(e for _, _, e in st.fails))
-    if st.far >= st.n: what = f"the URL ends too early (expected {expected})"
-    else: what = f"{describe_char(text[st.far])} is not allowed here (expected {expected})"
+    # the text goes wrong inside a malformed escape: blame its '%'
+    if st.esc <= st.far <= st.esc + 2:
+        raise URISyntaxError(
+            "'%' must be followed by two hexadecimal digits", text, st.esc, "escape"
+        )
+    structural = [f for f in st.fails if f[2] not in ("end of text", "escape")]
+    if st.far < st.n and text[st.far] not in g.alphabet:
+        rule = st.fails[0][1]  # a character no production has
+    else:
+        rule = (structural or st.fails)[-1][1]  # a character (or the end) in the wrong place
+    expected = " or ".join(dict.fromkeys(e for _, _, e in st.fails))
+    if st.far >= st.n:
+        what = f"the URL ends too early (expected {expected})"
+    else:
+        what = f"{describe_char(text[st.far])} is not allowed here (expected {expected})"
     raise URISyntaxError(what, text, st.far, rule)
 
+# %% ../nbs/24_bnf_url.ipynb #4dd4641cc4064e0191573fe9c69df29b
+def _diagnose(g: URLGrammar, text: str) -> NoReturn:
+    "Raise `URISyntaxError` at the first position where `text` leaves grammar `g`"
+    off = len(g.prefix) if g.prefix and text.startswith(g.prefix) else 0
+    c = text.find(":", off)
+    scheme = text[off:c] if c >= 0 else None
+    # at the first character no scheme name (or prefix) has
+    if not g.other and scheme not in g.schemes:
+        names = [s + ":" for s in g.schemes] + ([g.prefix] if g.prefix and off == 0 else [])
+        k = max(
+            next(
+                (n for n, (a, b) in enumerate(zip(text[off:], s)) if a != b),
+                min(len(s), len(text) - off),
+            )
+            for s in names
+        )
+        what = (
+            f"{scheme!r} is not a scheme of this grammar"
+            if scheme is not None
+            else "a URL must start with a scheme name and ':'"
+        )
+        raise URISyntaxError(f"{what}; it has: {', '.join(g.schemes)}", text, off + k, "url")
+    st = _State(text)
+    if g.start.match(st, 0) == st.n:
+        raise AssertionError(f"internal: recogniser and matcher disagree on {text!r}")
+    _raise(g, st, text)
+
 # %% ../nbs/24_bnf_url.ipynb #0b54d1bd
-def _check(g:URLGrammar) -> Callable[..., None]:
+def _check(g: URLGrammar) -> Callable[..., None]:
     "The `check(text, partial)` function `register_grammar` wants, for grammar `g`"
     recognise = g.recogniser.fullmatch
-    def check(text:str, partial:bool=False) -> None:
-        if partial: raise ValueError(f"grammar {g.name!r} has no partial form (relative URLs are not in its BNF)")
-        if recognise(text) is None: _diagnose(g, text)
-    check.grammar = g   # type: ignore[attr-defined]  # an attribute of the function, as in uri1630.grammar
+
+    def check(text: str, partial: bool = False) -> None:
+        if partial:
+            raise ValueError(
+                f"grammar {g.name!r} has no partial form (relative URLs are not in its BNF)"
+            )
+        if recognise(text) is None:
+            _diagnose(g, text)
+
+    # an attribute of the function, as in uri1630.grammar
+    check.grammar = g  # type: ignore[attr-defined]
     return check
 
-# %% ../nbs/24_bnf_url.ipynb #b5da35d4
-# The four URL grammars are built (and their regexes compiled) on first use: importing this module builds none.
-_NAMES = MappingProxyType({'rfc1630': 'RFC1630', 'rfc1630-as-printed': 'RFC1630_AS_PRINTED',
-                           'rfc1738': 'RFC1738', 'rfc1738-as-printed': 'RFC1738_AS_PRINTED'})   # grammar name -> constant
-_all_ = ['RFC1630', 'RFC1630_AS_PRINTED', 'RFC1738', 'RFC1738_AS_PRINTED']   # public, though built on first use
-_BUILD: dict[str, Callable[[], URLGrammar]] = {}   # constant -> how to build it (filled below, beside each grammar's BNF)
-_BUILT: dict[str, URLGrammar] = {}                 # constant -> the grammar, once built
+# %% ../nbs/24_bnf_url.ipynb #cb1e1581032b452c9409d6c6813c49d1
+# The four URL grammars are built (and their regexes compiled) on first use: importing this
+# module builds none. Grammar name -> constant:
+_NAMES = MappingProxyType(
+    {
+        "rfc1630": "RFC1630",
+        "rfc1630-as-printed": "RFC1630_AS_PRINTED",
+        "rfc1738": "RFC1738",
+        "rfc1738-as-printed": "RFC1738_AS_PRINTED",
+    }
+)
+# public, though built on first use
+_all_ = ["RFC1630", "RFC1630_AS_PRINTED", "RFC1738", "RFC1738_AS_PRINTED"]
+# constant -> how to build it (filled below, beside each grammar's BNF)
+_BUILD: dict[str, Callable[[], URLGrammar]] = {}
+_BUILT: dict[str, URLGrammar] = {}  # constant -> the grammar, once built
 _BUILD_LOCK = threading.Lock()
 
-def _grammar(const:str) -> URLGrammar:
-    "The grammar `RFC1630`, `RFC1630_AS_PRINTED`, `RFC1738` or `RFC1738_AS_PRINTED`, built once (one object for all threads)"
+
+def _grammar(const: str) -> URLGrammar:
+    "The grammar `RFC1630`, `RFC1738`, ... named `const`, built once (one object for all threads)"
     g = _BUILT.get(const)
     if g is None:
         with _BUILD_LOCK:
             g = _BUILT.get(const)
-            if g is None: g = _BUILT[const] = _BUILD[const]()
+            if g is None:
+                g = _BUILT[const] = _BUILD[const]()
     return g
 
+# %% ../nbs/24_bnf_url.ipynb #277c27b1587741f2af2001be3712ef0d
 class _LazyCheck:
     "The `check(text, partial)` registered for a URL grammar: builds the grammar on its first call"
-    def __init__(self, const:str) -> None: self.const = const; self._check: Optional[Callable[..., None]] = None
+
+    def __init__(self, const: str) -> None:
+        self.const = const
+        self._check: Optional[Callable[..., None]] = None
+
     @property
-    def grammar(self) -> URLGrammar: return _grammar(self.const)
-    def __call__(self, text:str, partial:bool=False) -> None:
-        if self._check is None: self._check = _check(self.grammar)
+    def grammar(self) -> URLGrammar:
+        return _grammar(self.const)
+
+    def __call__(self, text: str, partial: bool = False) -> None:
+        if self._check is None:
+            self._check = _check(self.grammar)
         self._check(text, partial)
 
-def __getattr__(name:str) -> Any:   # a URLGrammar, or the mapping of them; Any, as for any module `__getattr__`
+# %% ../nbs/24_bnf_url.ipynb #916684f9a58a4a2aa5f864670399430d
+# a URLGrammar, or the mapping of them; Any, as for any module `__getattr__`
+def __getattr__(name: str) -> Any:
     "`RFC1630`, `RFC1738`, ... (and `_URL_GRAMMARS`) are built when first read"
-    if name in _BUILD: return _grammar(name)
-    if name == '_URL_GRAMMARS': return MappingProxyType({n: _grammar(c) for n, c in _NAMES.items()})
+    if name in _BUILD:
+        return _grammar(name)
+    if name == "_URL_GRAMMARS":
+        return MappingProxyType({n: _grammar(c) for n, c in _NAMES.items()})
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 # %% ../nbs/24_bnf_url.ipynb #ded7d875
 _PRODUCTIONS: dict[tuple[str, str], re.Pattern[str]] = {}
 
-def check_production(text:str,               # the whole text the caller passed
-                     start:int=0,             # where the span that must be one `production` starts
-                     end:Optional[int]=None,  # where it ends (`None`: the end of `text`)
-                     production:str="url",    # a rule name, e.g. "groupart", "mailbox", "encoded822addr"
-                     grammar:str="rfc1630",   # "rfc1630", "rfc1738" or an `-as-printed` variant
-                    ) -> None:
-    "Raise `URISyntaxError` (positions in `text`) unless `text[start:end]` is derivable from `production` of `grammar`"
-    text, production, grammar = _need_str(text), _need_str(production, 'production'), _need_str(grammar, 'grammar')
-    if end is None: end = len(text)
-    if grammar not in _NAMES: raise ValueError(f"unknown URL grammar {grammar!r}; known: {', '.join(_NAMES)}")
+
+def check_production(
+    text: str,  # the whole text the caller passed
+    start: int = 0,  # where the span that must be one `production` starts
+    end: Optional[int] = None,  # where it ends (`None`: the end of `text`)
+    production: str = "url",  # a rule name, e.g. "groupart", "mailbox", "encoded822addr"
+    grammar: str = "rfc1630",  # "rfc1630", "rfc1738" or an `-as-printed` variant
+) -> None:
+    "Raise `URISyntaxError` (at positions in `text`) unless `text[start:end]` is a `production`"
+    text, production, grammar = (
+        _need_str(text),
+        _need_str(production, "production"),
+        _need_str(grammar, "grammar"),
+    )
+    if end is None:
+        end = len(text)
+    if grammar not in _NAMES:
+        raise ValueError(f"unknown URL grammar {grammar!r}; known: {', '.join(_NAMES)}")
     g = _grammar(_NAMES[grammar])
-    if production not in g.rules: raise ValueError(f"grammar {grammar!r} has no production {production!r}")
+    if production not in g.rules:
+        raise ValueError(f"grammar {grammar!r} has no production {production!r}")
     if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(text)):
-        raise URIError(f"start and end must be indices of text with 0 <= start <= end <= {len(text)}", rule='span')  # a ValueError too
+        # a URIError is a ValueError too
+        raise URIError(
+            f"start and end must be indices of text with 0 <= start <= end <= {len(text)}",
+            rule="span",
+        )
     key = (grammar, production)
-    if key not in _PRODUCTIONS: _PRODUCTIONS[key] = re.compile(g.rules[production].regex())
-    if _PRODUCTIONS[key].fullmatch(text, start, end): return
+    if key not in _PRODUCTIONS:
+        _PRODUCTIONS[key] = re.compile(g.rules[production].regex())
+    if _PRODUCTIONS[key].fullmatch(text, start, end):
+        return
     st = _State(text[:end])
-    if Seq(g.rules[production], End()).match(st, start) == end: raise AssertionError("internal: recogniser and matcher disagree")
+    if Seq(g.rules[production], End()).match(st, start) == end:
+        raise AssertionError("internal: recogniser and matcher disagree")
     _raise(g, st, text)
 
 # %% ../nbs/24_bnf_url.ipynb #6eb456c5
-def _mailform(x:Node, xnoat:Node, esc:Node, alpha:Node, host_start:Node, host:Node, name:str) -> Rule:
-    "`xalphas @ host`, deterministically: up to the first `@` (after the first character) that starts a host"
-    y = Alt(xnoat, esc, Seq(Lit('@'), Not(host_start)))
-    return Rule(name, Seq(x, Rep(y), Lit('@'), host))
+def _mailform(
+    x: Node, xnoat: Node, esc: Node, alpha: Node, host_start: Node, host: Node, name: str
+) -> Rule:
+    "`xalphas @ host` made deterministic: to the first `@` (after the first character) before host"
+    y = Alt(xnoat, esc, Seq(Lit("@"), Not(host_start)))
+    return Rule(name, Seq(x, Rep(y), Lit("@"), host))
 
 # %% ../nbs/24_bnf_url.ipynb #e7f23368
-def rfc1630_grammar(name:str="rfc1630",                 # the grammar's name (for `URLGrammar.name` and errors)
-                    safe:str=SAFE_URL,             # `safe` as printed in the URL BNF (`SAFE_URL`) or the generic BNF (`SAFE`)
-                    fragment:bool=True,            # repair 1: `url [ # fragmentid ]`
-                    void_segments:bool=True,       # repair 2: `path  [ xpalphas ] [ / path ]`
-                    ftp_type:bool=True,            # repair 3: `[ ; t y p e = ftptype ]`
-                    gopher_void_type:bool=True,    # repair 4: `[ / [ gtype [ gcommand ] ] ]`
-                    file_scheme:bool=True,         # repair 5: `fileaddress  f i l e : / / [ host ] / path`
-                   ) -> URLGrammar:
-    "RFC 1630's \"BNF for specific URL schemes\", as printed or with the named repairs"
-    name, safe = _need_str(name, 'name'), _need_str(safe, 'safe')
-    if not set(safe) <= set(SAFE_URL): raise ValueError(f"safe must be one of the RFC's printings of safe (SAFE_URL {SAFE_URL!r} or SAFE {SAFE!r}), or a subset")
-    P = _rfc1630_productions(safe, fragment, void_segments, ftp_type, gopher_void_type)
-    names = [k[:-len('address')] for k in P if k.endswith('address') and k != 'afsaddress']   # each built by a scheme's record
-    schemes = {s: P[f"{s}address"] for s in _printed_order(names, _URL_1630, 'address') if file_scheme or s != 'file'}
-    url = Rule('url', Alt(*schemes.values()))
-    tail = Opt(Seq(Lit('#'), Opt(P['fragmentid']))) if fragment else Seq()
-    start = Seq(Opt(Rule('prefixedurl', Lit('url:'))), url, tail, End())
-    return URLGrammar(name, start, schemes, prefix='url:', note="RFC 1630, BNF for specific URL schemes",
-                      spec=('rfc1630_grammar', name, safe, fragment, void_segments, ftp_type, gopher_void_type, file_scheme))
+def rfc1630_grammar(
+    name: str = "rfc1630",  # the grammar's name (for `URLGrammar.name` and errors)
+    safe: str = SAFE_URL,  # `safe` of the URL BNF (`SAFE_URL`) or of the generic BNF (`SAFE`)
+    fragment: bool = True,  # repair 1: `url [ # fragmentid ]`
+    void_segments: bool = True,  # repair 2: `path  [ xpalphas ] [ / path ]`
+    ftp_type: bool = True,  # repair 3: `[ ; t y p e = ftptype ]`
+    gopher_void_type: bool = True,  # repair 4: `[ / [ gtype [ gcommand ] ] ]`
+    file_scheme: bool = True,  # repair 5: `fileaddress  f i l e : / / [ host ] / path`
+) -> URLGrammar:
+    'RFC 1630\'s "BNF for specific URL schemes", as printed or with the named repairs'
+    name, safe = _need_str(name, "name"), _need_str(safe, "safe")
+    if not set(safe) <= set(SAFE_URL):
+        raise ValueError(
+            "safe must be one of the RFC's printings of safe "
+            f"(SAFE_URL {SAFE_URL!r} or SAFE {SAFE!r}), or a subset"
+        )
+    flags = (fragment, void_segments, ftp_type, gopher_void_type)
+    P = _rfc1630_productions(safe, *flags)
+    # each built by a scheme's record
+    names = [k[: -len("address")] for k in P if k.endswith("address") and k != "afsaddress"]
+    order = _printed_order(names, _URL_1630, "address")
+    schemes = {s: P[f"{s}address"] for s in order if file_scheme or s != "file"}
+    url = Rule("url", Alt(*schemes.values()))
+    tail = Opt(Seq(Lit("#"), Opt(P["fragmentid"]))) if fragment else Seq()
+    start = Seq(Opt(Rule("prefixedurl", Lit("url:"))), url, tail, End())
+    spec = ("rfc1630_grammar", name, safe, *flags, file_scheme)
+    note = "RFC 1630, BNF for specific URL schemes"
+    return URLGrammar(name, start, schemes, prefix="url:", note=note, spec=spec)
 
 # %% ../nbs/24_bnf_url.ipynb #b1a788f0
-def _rfc1630_characters(safe:str) -> dict[str, Any]:
+def _rfc1630_characters(safe: str) -> dict[str, Any]:
     "The character productions of RFC 1630's URL BNF, p. 26"
     esc = Escape()
     xchars = ALPHA + DIGIT + safe + EXTRA
-    xalpha = Rule('xalpha', Alt(Chars('xalpha', xchars), esc))
-    xpalpha = Rule('xpalpha', Alt(Chars('xpalpha', xchars + '+'), esc))
-    alpha, digit = Chars('alpha', ALPHA), Chars('digit', DIGIT)
-    return dict(escape=esc, xchars=xchars, xalpha=xalpha, xalphas=Rule('xalphas', Rep(xalpha, 1)), xpalpha=xpalpha,
-                xpalphas=Rule('xpalphas', Rep(xpalpha, 1)), alpha=alpha, ialpha=Rule('ialpha', Seq(alpha, Rep(xalpha))),
-                digits=Rule('digits', Rep(digit, 1)),
-                alphanums=Rule('alphanums', Rep(Chars('alphanum', ALPHA+DIGIT), 1)))
+    xalpha = Rule("xalpha", Alt(Chars("xalpha", xchars), esc))
+    xpalpha = Rule("xpalpha", Alt(Chars("xpalpha", xchars + "+"), esc))
+    alpha, digit = Chars("alpha", ALPHA), Chars("digit", DIGIT)
+    return dict(
+        escape=esc,
+        xchars=xchars,
+        xalpha=xalpha,
+        xalphas=Rule("xalphas", Rep(xalpha, 1)),
+        xpalpha=xpalpha,
+        xpalphas=Rule("xpalphas", Rep(xpalpha, 1)),
+        alpha=alpha,
+        ialpha=Rule("ialpha", Seq(alpha, Rep(xalpha))),
+        digits=Rule("digits", Rep(digit, 1)),
+        alphanums=Rule("alphanums", Rep(Chars("alphanum", ALPHA + DIGIT), 1)),
+    )
 
 # %% ../nbs/24_bnf_url.ipynb #7a46bcf6
-def _rfc1630_hosts(C:dict[str, Any]) -> dict[str, Rule]:
-    "`login`, `hostport`, `host`, `hostname`, `hostnumber`, `port`, `user`, `password` (RFC 1630, p. 25)"
-    ialpha, digits, dot = C['ialpha'], C['digits'], Lit('.')
-    hostname = Rule('hostname', Seq(ialpha, Rep(Seq(dot, ialpha))))
-    hostnumber = Rule('hostnumber', Seq(digits, dot, digits, dot, digits, dot, digits))
-    host = Rule('host', Alt(hostname, hostnumber))
-    hostport = Rule('hostport', Seq(host, Opt(Seq(Lit(':'), Rule('port', digits)))))
-    a2 = Chars('alphanum2', ALPHANUM2)
-    user, password = Rule('user', Rep(a2, 1)), Rule('password', Rep(a2, 1))
-    # login  [ user [ : password ] @ ] hostport: a hostname may itself contain "@", so both readings are tried
-    login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
+def _rfc1630_hosts(C: dict[str, Any]) -> dict[str, Rule]:
+    "`login` and what it is made of: `hostport` ... `password` (RFC 1630, p. 25)"
+    ialpha, digits, dot = C["ialpha"], C["digits"], Lit(".")
+    hostname = Rule("hostname", Seq(ialpha, Rep(Seq(dot, ialpha))))
+    hostnumber = Rule("hostnumber", Seq(digits, dot, digits, dot, digits, dot, digits))
+    host = Rule("host", Alt(hostname, hostnumber))
+    hostport = Rule("hostport", Seq(host, Opt(Seq(Lit(":"), Rule("port", digits)))))
+    a2 = Chars("alphanum2", ALPHANUM2)
+    user, password = Rule("user", Rep(a2, 1)), Rule("password", Rep(a2, 1))
+    # login  [ user [ : password ] @ ] hostport: a hostname may itself contain "@",
+    # so both readings are tried
+    login = Rule(
+        "login", Alt(Seq(user, Opt(Seq(Lit(":"), password)), Lit("@"), hostport), hostport)
+    )
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
 # %% ../nbs/24_bnf_url.ipynb #52b70420
-def _rfc1630_paths(C:dict[str, Any], void_segments:bool) -> dict[str, Rule]:
+def _rfc1630_paths(C: dict[str, Any], void_segments: bool) -> dict[str, Rule]:
     "`path`, `segment`, `search`, `fragmentid` (RFC 1630, pp. 25–26)"
-    xpalpha, slash = C['xpalpha'], Lit('/')
-    segment = Rule('segment', C['xpalphas'])
-    path = (Rule('path', Rep(Alt(xpalpha, slash))) if void_segments else
-            Rule('path', Opt(Seq(segment, Rep(Seq(slash, segment)), Opt(slash)))))
-    search = Rule('search', Seq(C['xalphas'], Rep(Seq(Lit('+'), C['xalphas']))))
-    return dict(path=path, segment=segment, search=search, fragmentid=Rule('fragmentid', C['xalphas']))
+    xpalpha, slash = C["xpalpha"], Lit("/")
+    segment = Rule("segment", C["xpalphas"])
+    path = (
+        Rule("path", Rep(Alt(xpalpha, slash)))
+        if void_segments
+        else Rule("path", Opt(Seq(segment, Rep(Seq(slash, segment)), Opt(slash))))
+    )
+    search = Rule("search", Seq(C["xalphas"], Rep(Seq(Lit("+"), C["xalphas"]))))
+    return dict(
+        path=path, segment=segment, search=search, fragmentid=Rule("fragmentid", C["xalphas"])
+    )
 
-# %% ../nbs/24_bnf_url.ipynb #9881f3fe
+# %% ../nbs/24_bnf_url.ipynb #0e382214b5f147d187d36a2058b9c724
 # Each scheme's productions are built in its own module of `uri1630.schemes`, beside the quoted BNF
-# (nbs/10_http.ipynb ... nbs/21_prospero.ipynb), by the builders its record names (`rfc1630`, `rfc1738`);
-# here: the productions they share, and the `url` production, whose order is the RFC's.
-# RFC 1630: url  httpaddress | ftpaddress | newsaddress | nntpaddress | prosperoaddress | telnetaddress | gopheraddress | waisaddress | mailtoaddress | midaddress | cidaddress
-_URL_1630 = "httpaddress | ftpaddress | newsaddress | nntpaddress | prosperoaddress | telnetaddress | gopheraddress | waisaddress | mailtoaddress | midaddress | cidaddress"
-# RFC 1738 §5: url = httpurl | ftpurl | newsurl | nntpurl | telneturl | gopherurl | waisurl | mailtourl | fileurl | prosperourl | otherurl
-_URL_1738 = "httpurl | ftpurl | newsurl | nntpurl | telneturl | gopherurl | waisurl | mailtourl | fileurl | prosperourl | otherurl"
+# (nbs/10_http.ipynb ... nbs/21_prospero.ipynb), by the builders its record names (`rfc1630`,
+# `rfc1738`); here: the productions they share, and the `url` production, whose order is the RFC's.
+# RFC 1630: url  httpaddress | ftpaddress | ... | cidaddress
+_URL_1630 = (
+    "httpaddress | ftpaddress | newsaddress | nntpaddress | prosperoaddress | telnetaddress"
+    " | gopheraddress | waisaddress | mailtoaddress | midaddress | cidaddress"
+)
+# RFC 1738 §5: url = httpurl | ftpurl | ... | otherurl
+_URL_1738 = (
+    "httpurl | ftpurl | newsurl | nntpurl | telneturl | gopherurl | waisurl | mailtourl | fileurl"
+    " | prosperourl | otherurl"
+)
 
-def _printed_order(names:list[str], printed:str, suffix:str) -> list[str]:
-    "`names` in the order the RFC's `url` production lists `<name><suffix>`; a scheme it does not list (a later one) after, by name"
-    rank = {p.strip()[:-len(suffix)]: i for i, p in enumerate(printed.split('|'))}
+
+def _printed_order(names: list[str], printed: str, suffix: str) -> list[str]:
+    "`names` in the order the RFC's `url` lists `<name><suffix>`; any it does not list after"
+    rank = {p.strip()[: -len(suffix)]: i for i, p in enumerate(printed.split("|"))}
     return sorted(names, key=lambda n: (rank.get(n, len(rank)), n))
 
+# %% ../nbs/24_bnf_url.ipynb #a50416e276a0479cbe66534ed1713a40
 class _Combinators(Protocol):
-    "`G`, as a scheme's `_bnf_rfc1630`/`_bnf_rfc1738` uses it: this module's combinators, `ALPHA`, `DIGIT` and `_mailform`"
-    ALPHA: str; DIGIT: str
-    Chars: type[Chars]; Lit: type[Lit]; End: type[End]; Seq: type[Seq]; Alt: type[Alt]; Opt: type[Opt]; Rep: type[Rep]
-    Not: type[Not]; Rule: type[Rule]
+    "`G` as a scheme's `_bnf_rfc1630`/`_bnf_rfc1738` uses it: the combinators, `ALPHA`, `DIGIT`..."
+
+    ALPHA: str
+    DIGIT: str
+    Chars: type[Chars]
+    Lit: type[Lit]
+    End: type[End]
+    Seq: type[Seq]
+    Alt: type[Alt]
+    Opt: type[Opt]
+    Rep: type[Rep]
+    Not: type[Not]
+    Rule: type[Rule]
     _mailform: Callable[[Node, Node, Node, Node, Node, Node, str], Node]
 
-def _rfc1630_productions(safe:str, fragment:bool, void_segments:bool, ftp_type:bool, gopher_void_type:bool) -> dict[str, Any]:
-    "Every production of RFC 1630's URL BNF, by name: the shared ones here, each scheme's from its module"
-    C = _rfc1630_characters(safe); H = _rfc1630_hosts(C); P = {**C, **H, **_rfc1630_paths(C, void_segments)}
-    P['xnoat'] = Chars('xalpha', P['xchars'].replace('@', ''))     # an xalpha other than "@": for `xalphas @ host`
-    P['afsaddress'] = Rule('afsaddress', Seq(Lit('afs://'), Rule('cellname', P['hostname']), Lit('/'), P['path']))
-    G, o = SimpleNamespace(**globals()), dict(fragment=fragment, ftp_type=ftp_type, gopher_void_type=gopher_void_type)
-    for build in _build_order('rfc1630'): build(G, P, o)      # each scheme's, from its record
+# %% ../nbs/24_bnf_url.ipynb #1944c39560714e6e80c856f20744a8e5
+def _rfc1630_productions(
+    safe: str, fragment: bool, void_segments: bool, ftp_type: bool, gopher_void_type: bool
+) -> dict[str, Any]:
+    "Every production of RFC 1630's URL BNF by name: the shared ones here, the schemes' from theirs"
+    C = _rfc1630_characters(safe)
+    H = _rfc1630_hosts(C)
+    P = {**C, **H, **_rfc1630_paths(C, void_segments)}
+    # an xalpha other than "@": for `xalphas @ host`
+    P["xnoat"] = Chars("xalpha", P["xchars"].replace("@", ""))
+    P["afsaddress"] = Rule(
+        "afsaddress", Seq(Lit("afs://"), Rule("cellname", P["hostname"]), Lit("/"), P["path"])
+    )
+    G = SimpleNamespace(**globals())
+    o = dict(fragment=fragment, ftp_type=ftp_type, gopher_void_type=gopher_void_type)
+    # each scheme's, from its record
+    for build in _build_order("rfc1630"):
+        build(G, P, o)
     return P
 
 # %% ../nbs/24_bnf_url.ipynb #a7d88a93
-_BUILD['RFC1630'] = lambda: rfc1630_grammar()
-_BUILD['RFC1630_AS_PRINTED'] = lambda: rfc1630_grammar("rfc1630-as-printed", fragment=False, void_segments=False, ftp_type=False,
-                                                       gopher_void_type=False, file_scheme=False)
-register_grammar('rfc1630', _LazyCheck('RFC1630'))
-register_grammar('rfc1630-as-printed', _LazyCheck('RFC1630_AS_PRINTED'))
+_BUILD["RFC1630"] = lambda: rfc1630_grammar()
+_BUILD["RFC1630_AS_PRINTED"] = lambda: rfc1630_grammar(
+    "rfc1630-as-printed",
+    fragment=False,
+    void_segments=False,
+    ftp_type=False,
+    gopher_void_type=False,
+    file_scheme=False,
+)
+register_grammar("rfc1630", _LazyCheck("RFC1630"))
+register_grammar("rfc1630-as-printed", _LazyCheck("RFC1630_AS_PRINTED"))
 
 # %% ../nbs/24_bnf_url.ipynb #79d1efaf
 def _rfc1738_characters() -> dict[str, Any]:
     "The character productions of RFC 1738 §5"
     esc = Escape()
-    U = ALPHA + DIGIT + RFC1738_SAFE + RFC1738_EXTRA                # unreserved
-    uchars: Callable[[str, str], Node] = lambda name, more: Rep(Alt(Chars(name, U + more), esc))   # *[ uchar | more… ]
-    xchar = Rule('xchar', Alt(Chars('xchar', U + RFC1738_RESERVED), esc))
-    return dict(escape=esc, U=U, uchars=uchars, xchar=xchar, uchar=Rule('uchar', Alt(Chars('uchar', U), esc)),
-                alpha=Chars('alpha', ALPHA), digits=Rule('digits', Rep(Chars('digit', DIGIT), 1)))
+    U = ALPHA + DIGIT + RFC1738_SAFE + RFC1738_EXTRA  # unreserved
+
+    def uchars(name: str, more: str) -> Node:
+        "*[ uchar | more… ]"
+        return Rep(Alt(Chars(name, U + more), esc))
+
+    xchar = Rule("xchar", Alt(Chars("xchar", U + RFC1738_RESERVED), esc))
+    return dict(
+        escape=esc,
+        U=U,
+        uchars=uchars,
+        xchar=xchar,
+        uchar=Rule("uchar", Alt(Chars("uchar", U), esc)),
+        alpha=Chars("alpha", ALPHA),
+        digits=Rule("digits", Rep(Chars("digit", DIGIT), 1)),
+    )
 
 # %% ../nbs/24_bnf_url.ipynb #30f3e452
-def _rfc1738_hosts(C:dict[str, Any]) -> dict[str, Rule]:
+def _rfc1738_hosts(C: dict[str, Any]) -> dict[str, Rule]:
     "`login` … `hostnumber` of RFC 1738 §5, with `domainlabel`/`toplabel` made deterministic"
-    ad, dot, digits = Chars('alphadigit', ALPHA+DIGIT), Lit('.'), C['digits']
-    inner = Rep(Seq(Rep(Lit('-')), ad))                              # *[ *"-" alphadigit ]
-    domainlabel, toplabel = Rule('domainlabel', Seq(ad, inner)), Rule('toplabel', Seq(C['alpha'], inner))
-    hostname = Rule('hostname', Seq(Rep(Seq(domainlabel, dot)), toplabel))
-    hostnumber = Rule('hostnumber', Seq(digits, dot, digits, dot, digits, dot, digits))
-    host = Rule('host', Alt(hostname, hostnumber))
-    hostport = Rule('hostport', Seq(host, Opt(Seq(Lit(':'), Rule('port', digits)))))
-    user, password = Rule('user', C['uchars']('user', RFC1738_USER_EXTRA)), Rule('password', C['uchars']('password', RFC1738_USER_EXTRA))
-    login = Rule('login', Alt(Seq(user, Opt(Seq(Lit(':'), password)), Lit('@'), hostport), hostport))
+    ad, dot, digits = Chars("alphadigit", ALPHA + DIGIT), Lit("."), C["digits"]
+    inner = Rep(Seq(Rep(Lit("-")), ad))  # *[ *"-" alphadigit ]
+    domainlabel, toplabel = (
+        Rule("domainlabel", Seq(ad, inner)),
+        Rule("toplabel", Seq(C["alpha"], inner)),
+    )
+    hostname = Rule("hostname", Seq(Rep(Seq(domainlabel, dot)), toplabel))
+    hostnumber = Rule("hostnumber", Seq(digits, dot, digits, dot, digits, dot, digits))
+    host = Rule("host", Alt(hostname, hostnumber))
+    hostport = Rule("hostport", Seq(host, Opt(Seq(Lit(":"), Rule("port", digits)))))
+    user, password = (
+        Rule("user", C["uchars"]("user", RFC1738_USER_EXTRA)),
+        Rule("password", C["uchars"]("password", RFC1738_USER_EXTRA)),
+    )
+    login = Rule(
+        "login", Alt(Seq(user, Opt(Seq(Lit(":"), password)), Lit("@"), hostport), hostport)
+    )
     return dict(hostname=hostname, hostnumber=hostnumber, host=host, hostport=hostport, login=login)
 
 # %% ../nbs/24_bnf_url.ipynb #2af3d8f8
 def _rfc1738_productions() -> tuple[dict[str, Any], dict[str, Node]]:
-    "Every scheme production of RFC 1738 §5, by scheme name: the shared ones here, each scheme's from its module"
-    C = _rfc1738_characters(); P = {**C, **_rfc1738_hosts(C)}
-    P['search'] = Rule('search', C['uchars']('search', RFC1738_HSEGMENT_EXTRA))   # http, gopher and wais share it
-    P['path_of'] = lambda name, seg: Rule(name, Seq(seg, Rep(Seq(Lit('/'), seg))))   # name = seg *[ "/" seg ]
-    G = SimpleNamespace(**globals()); S: dict[str, Node] = {}
-    for build in _build_order('rfc1738'): build(G, P, S)      # each scheme's, from its record
+    "Every production of RFC 1738 §5 by scheme: the shared ones here, the schemes' from theirs"
+    C = _rfc1738_characters()
+    P = {**C, **_rfc1738_hosts(C)}
+    # http, gopher and wais share it
+    P["search"] = Rule("search", C["uchars"]("search", RFC1738_HSEGMENT_EXTRA))
+    # name = seg *[ "/" seg ]
+    P["path_of"] = lambda name, seg: Rule(name, Seq(seg, Rep(Seq(Lit("/"), seg))))
+    G = SimpleNamespace(**globals())
+    S: dict[str, Node] = {}
+    # each scheme's, from its record
+    for build in _build_order("rfc1738"):
+        build(G, P, S)
     return P, S
 
 # %% ../nbs/24_bnf_url.ipynb #37bbb109
-def rfc1738_grammar(name:str="rfc1738",                 # the grammar's name (for `URLGrammar.name` and errors)
-                    other_excludes_predefined:bool=True,  # `otherurl` only for schemes without a production of their own
-                   ) -> URLGrammar:
-    "RFC 1738 §5, \"BNF for specific URL schemes\": literally, or with `otherurl` kept to new schemes"
-    name = _need_str(name, 'name')
+def rfc1738_grammar(
+    name: str = "rfc1738",  # the grammar's name (for `URLGrammar.name` and errors)
+    # `otherurl` only for schemes without a production of their own
+    other_excludes_predefined: bool = True,
+) -> URLGrammar:
+    'RFC 1738 §5, "BNF for specific URL schemes": literally, or with `otherurl` kept to new schemes'
+    name = _need_str(name, "name")
     P, S = _rfc1738_productions()
     C = _rfc1738_characters()
-    scheme = Rule('scheme', Rep(Chars('scheme', RFC1738_SCHEME.replace(ALPHA[26:], '')), 1))   # lowalpha: "the scheme is in lower case"
-    generic = Rule('genericurl', Seq(scheme, Lit(':'), Rule('schemepart', Rep(C['xchar']))))
-    order = _printed_order(list(S), _URL_1738, 'url')
+    # lowalpha: "the scheme is in lower case"
+    scheme = Rule("scheme", Rep(Chars("scheme", RFC1738_SCHEME.replace(ALPHA[26:], "")), 1))
+    generic = Rule("genericurl", Seq(scheme, Lit(":"), Rule("schemepart", Rep(C["xchar"]))))
+    order = _printed_order(list(S), _URL_1738, "url")
     if other_excludes_predefined:
-        other = Rule('otherurl', Seq(Not(Seq(Alt(*(Lit(s) for s in order)), Lit(':'))), generic))
-        url = Rule('url', Alt(*(S[s] for s in order), other))
+        other = Rule("otherurl", Seq(Not(Seq(Alt(*(Lit(s) for s in order)), Lit(":"))), generic))
+        url = Rule("url", Alt(*(S[s] for s in order), other))
         start: Node = Seq(url, End())
     else:
-        url = Rule('url', Alt(*(Seq(S[s], End()) for s in order), Seq(Rule('otherurl', generic), End())))
+        url = Rule(
+            "url", Alt(*(Seq(S[s], End()) for s in order), Seq(Rule("otherurl", generic), End()))
+        )
         start = url
-    return URLGrammar(name, start, {s: S[s] for s in order}, other=True, note="RFC 1738 §5",
-                      spec=('rfc1738_grammar', name, other_excludes_predefined))
+    return URLGrammar(
+        name,
+        start,
+        {s: S[s] for s in order},
+        other=True,
+        note="RFC 1738 §5",
+        spec=("rfc1738_grammar", name, other_excludes_predefined),
+    )
 
 # %% ../nbs/24_bnf_url.ipynb #f2df4b93
-_BUILD['RFC1738'] = lambda: rfc1738_grammar()
-_BUILD['RFC1738_AS_PRINTED'] = lambda: rfc1738_grammar("rfc1738-as-printed", other_excludes_predefined=False)
-register_grammar('rfc1738', _LazyCheck('RFC1738'))
-register_grammar('rfc1738-as-printed', _LazyCheck('RFC1738_AS_PRINTED'))
+_BUILD["RFC1738"] = lambda: rfc1738_grammar()
+_BUILD["RFC1738_AS_PRINTED"] = lambda: rfc1738_grammar(
+    "rfc1738-as-printed", other_excludes_predefined=False
+)
+register_grammar("rfc1738", _LazyCheck("RFC1738"))
+register_grammar("rfc1738-as-printed", _LazyCheck("RFC1738_AS_PRINTED"))
 
-# %% ../nbs/24_bnf_url.ipynb #406bf2c7
+# %% ../nbs/24_bnf_url.ipynb #903197826d2e44dfa0208e8f97c69327
 class Disagreement(NamedTuple):
     "A place where the URL grammars of RFC 1630 and RFC 1738 disagree, with a URL showing it"
-    topic: str; rfc1630: str; rfc1738: str; example: str; valid_1630: bool; valid_1738: bool
 
-# %% ../nbs/24_bnf_url.ipynb #a79b346d
-DISAGREEMENTS = (
-    Disagreement('safe', 'safe  $ - _ @ . & + - (p. 26; the generic BNF omits +)', 'safe  "$" "-" "_" "." "+"; @ & reserved',
-                 'http://a+b.org/', True, False),
-    Disagreement('extra', 'extra  ! * " \' ( ) ,', 'extra without <">: it is unsafe (punctuation)', 'http://h/"x"', True, False),
-    Disagreement('@ and & in a host', 'hostname is ialpha: @ & $ allowed', 'hostname is DNS labels', 'http://a&b/', True, False),
-    Disagreement('hostname', 'hostname  ialpha [ . hostname ]: starts with a letter', 'toplabel may not start with a digit; other labels may',
-                 'http://3com.com/', False, True),
-    Disagreement('ftptype', 'A formcode | E formcode | I | L digits, glued to the path', '";type=" "A"|"I"|"D"|"a"|"i"|"d"',
-                 'ftp://h/f;type=d', False, True),
-    Disagreement('ftp path', 'login / path: the "/" is required', '[ "/" fpath ]: optional', 'ftp://h', False, True),
-    Disagreement('nntp', 'n n t p : group / digits (no host)', '"nntp://" hostport "/" group [ "/" digits ]', 'nntp://h/g/1', False, True),
-    Disagreement('news article', 'xalphas @ host', '1*[ uchar | ; / ? : & = ] "@" host', 'news:a/b@h', False, True),
-    Disagreement('mailto', 'xalphas @ hostname', '1*xchar', 'mailto:a', False, True),
-    Disagreement('mid, cid', 'midaddress, cidaddress', 'names reserved only (§4): an otherurl', 'mid:a@b', True, True),
-    Disagreement('fragment', 'none in the URL BNF (repaired: url [ # fragmentid ])', '"#" unsafe: not part of a URL',
-                 'http://h/a#b', True, False),
-    Disagreement('telnet', 't e l n e t : / / login', '"telnet://" login [ "/" ]', 'telnet://h/', False, True),
-    Disagreement('gopher', '[ / gtype [ gcommand ] ]; gtype xalpha', '[ / [ gtype [ selector … ] ] ]; gtype xchar', 'gopher://h/1a;b', False, True),
-    Disagreement('wais', 'wpath  digits = path ; [ wpath ]', 'wpath  *uchar', 'wais://h/d/t/x', False, True),
-    Disagreement('prospero', 'hsoname [ %00 version [ attributes ] ]', 'ppath *[ ";" fieldname "=" fieldvalue ]',
-                 'prospero://h/a;v=1', False, True),
-    Disagreement('http search', 'search  xalphas [ + search ], after path or host', '"?" search only after "/" hpath',
-                 'http://h?x', True, False),
-    Disagreement('url: prefix', 'prefixedurl  u r l : url', 'Appendix only; in the BNF an otherurl of scheme "url"',
-                 'url:http://h?x', True, True),
-    Disagreement('scheme case', '"single letters stand for single letters"', 'scheme in lower case (interpreters ignore case)',
-                 'HTTP://h/', False, False),
-    Disagreement('other schemes', 'url lists its schemes only', 'otherurl  genericurl', 'x-foo:bar', False, True),
-    Disagreement('user, password', 'alphanum2 [ user ]: non-empty', '*[ uchar | ; ? & = ]: may be empty', 'ftp://@h/', False, True),
-    Disagreement('escape', '"ISO Latin 1 code"', 'octets, US-ASCII for graphic characters', 'http://h/%E9', True, True),
+    topic: str
+    rfc1630: str
+    rfc1738: str
+    example: str
+    valid_1630: bool
+    valid_1738: bool
+
+
+# the places, in groups (each checked below it)
+DISAGREEMENTS: tuple[Disagreement, ...] = (
+    Disagreement(
+        "safe",
+        "safe  $ - _ @ . & + - (p. 26; the generic BNF omits +)",
+        'safe  "$" "-" "_" "." "+"; @ & reserved',
+        "http://a+b.org/",
+        True,
+        False,
+    ),
+    Disagreement(
+        "extra",
+        "extra  ! * \" ' ( ) ,",
+        'extra without <">: it is unsafe (punctuation)',
+        'http://h/"x"',
+        True,
+        False,
+    ),
+    Disagreement(
+        "@ and & in a host",
+        "hostname is ialpha: @ & $ allowed",
+        "hostname is DNS labels",
+        "http://a&b/",
+        True,
+        False,
+    ),
+)
+
+# %% ../nbs/24_bnf_url.ipynb #81ff116bae5b45f6b6dae177083008cf
+DISAGREEMENTS += (
+    Disagreement(
+        "hostname",
+        "hostname  ialpha [ . hostname ]: starts with a letter",
+        "toplabel may not start with a digit; other labels may",
+        "http://3com.com/",
+        False,
+        True,
+    ),
+    Disagreement(
+        "ftptype",
+        "A formcode | E formcode | I | L digits, glued to the path",
+        '";type=" "A"|"I"|"D"|"a"|"i"|"d"',
+        "ftp://h/f;type=d",
+        False,
+        True,
+    ),
+    Disagreement(
+        "ftp path",
+        'login / path: the "/" is required',
+        '[ "/" fpath ]: optional',
+        "ftp://h",
+        False,
+        True,
+    ),
+    Disagreement(
+        "nntp",
+        "n n t p : group / digits (no host)",
+        '"nntp://" hostport "/" group [ "/" digits ]',
+        "nntp://h/g/1",
+        False,
+        True,
+    ),
+)
+
+# %% ../nbs/24_bnf_url.ipynb #15abde8c5d2e435093904b13db685a53
+DISAGREEMENTS += (
+    Disagreement(
+        "news article",
+        "xalphas @ host",
+        '1*[ uchar | ; / ? : & = ] "@" host',
+        "news:a/b@h",
+        False,
+        True,
+    ),
+    Disagreement("mailto", "xalphas @ hostname", "1*xchar", "mailto:a", False, True),
+    Disagreement(
+        "mid, cid",
+        "midaddress, cidaddress",
+        "names reserved only (§4): an otherurl",
+        "mid:a@b",
+        True,
+        True,
+    ),
+    Disagreement(
+        "fragment",
+        "none in the URL BNF (repaired: url [ # fragmentid ])",
+        '"#" unsafe: not part of a URL',
+        "http://h/a#b",
+        True,
+        False,
+    ),
+    Disagreement(
+        "telnet", "t e l n e t : / / login", '"telnet://" login [ "/" ]', "telnet://h/", False, True
+    ),
+)
+
+# %% ../nbs/24_bnf_url.ipynb #72c31777baf4441b988909d29205560c
+DISAGREEMENTS += (
+    Disagreement(
+        "gopher",
+        "[ / gtype [ gcommand ] ]; gtype xalpha",
+        "[ / [ gtype [ selector … ] ] ]; gtype xchar",
+        "gopher://h/1a;b",
+        False,
+        True,
+    ),
+    Disagreement(
+        "wais", "wpath  digits = path ; [ wpath ]", "wpath  *uchar", "wais://h/d/t/x", False, True
+    ),
+    Disagreement(
+        "prospero",
+        "hsoname [ %00 version [ attributes ] ]",
+        'ppath *[ ";" fieldname "=" fieldvalue ]',
+        "prospero://h/a;v=1",
+        False,
+        True,
+    ),
+    Disagreement(
+        "http search",
+        "search  xalphas [ + search ], after path or host",
+        '"?" search only after "/" hpath',
+        "http://h?x",
+        True,
+        False,
+    ),
+    Disagreement(
+        "url: prefix",
+        "prefixedurl  u r l : url",
+        'Appendix only; in the BNF an otherurl of scheme "url"',
+        "url:http://h?x",
+        True,
+        True,
+    ),
+)
+
+# %% ../nbs/24_bnf_url.ipynb #27531e93873647d9a5bf1112f2051a59
+DISAGREEMENTS += (
+    Disagreement(
+        "scheme case",
+        '"single letters stand for single letters"',
+        "scheme in lower case (interpreters ignore case)",
+        "HTTP://h/",
+        False,
+        False,
+    ),
+    Disagreement(
+        "other schemes",
+        "url lists its schemes only",
+        "otherurl  genericurl",
+        "x-foo:bar",
+        False,
+        True,
+    ),
+    Disagreement(
+        "user, password",
+        "alphanum2 [ user ]: non-empty",
+        "*[ uchar | ; ? & = ]: may be empty",
+        "ftp://@h/",
+        False,
+        True,
+    ),
+    Disagreement(
+        "escape",
+        '"ISO Latin 1 code"',
+        "octets, US-ASCII for graphic characters",
+        "http://h/%E9",
+        True,
+        True,
+    ),
 )
