@@ -7,7 +7,8 @@ __all__ = ['SCHEMES', 'SCHEME_ENTRIES', 'DEFAULT_PORTS', 'NO_RETRIEVAL', 'KNOWN_
            'declare']
 
 # %% ../nbs/09a_scheme_records.ipynb #08be2bbf
-import sys, threading
+import sys
+import threading
 from collections.abc import Mapping, Set
 from functools import lru_cache
 from importlib import import_module
@@ -21,54 +22,76 @@ from .grammar import ALPHA, RFC1738_SCHEME, describe_char
 # %% ../nbs/09a_scheme_records.ipynb #b841c602
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
 class LoginRule(NamedTuple):
-    "How a scheme reads RFC 1738 §3.1's `//<user>:<password>@<host>:<port>`: what ends it, what it may hold"
-    stops: str = "/"          # the characters that end the login (http's also ends at `?`)
-    user: bool = True         # whether `user:password@` is allowed
-    void_host: bool = False   # whether the host may be void (`file:///`)
+    "How a scheme reads RFC 1738 §3.1's `//<user>:<password>@<host>:<port>`: its end, its parts"
+
+    stops: str = "/"  # the characters that end the login (http's also ends at `?`)
+    user: bool = True  # whether `user:password@` is allowed
+    void_host: bool = False  # whether the host may be void (`file:///`)
 
 # %% ../nbs/09a_scheme_records.ipynb #b4f30e81
-_Fn = Callable[..., Any]   # each slot's own signature is given beside it (a slot holds the scheme's own types)
-_Fetch = Callable[[Any, Any], bytes]   # an access algorithm: (url object, options) -> the object's octets
+# each slot's own signature is given beside it (a slot holds the scheme's own types)
+_Fn = Callable[..., Any]
+# an access algorithm: (url object, options) -> the object's octets
+_Fetch = Callable[[Any, Any], bytes]
+
 
 class SchemeEntry(NamedTuple):
     "Everything the edition knows of one scheme: one record, declared once at the end of its slice"
-    parser: Optional[_Fn] = None         # (Source) -> SchemeURL: reads a URL of the scheme
-    retrieval: Optional[_Fetch] = None   # (url object, options) -> bytes: its access algorithm; `None`: see `no_retrieval`
-    risks: Optional[_Fn] = None          # (source, url object, common) -> its RFC 1738 §6 risks; `None`: the common checks
-    fast: Optional[_Fn] = None           # (text, scheme, start) -> (class, field values) or `None`: its fast reader
-    default_port: Optional[int] = None   # RFC 1738 §3: "If :<port> is omitted, the port defaults to N"
-    login: Optional[LoginRule] = None    # how its `//` login reads; `None`: it has none
-    risk_kinds: tuple[str, ...] = ()     # the `Risk.kind`s its `risks` adds to the common ones
-    options: tuple[str, ...] = ()        # the `retrieve` options its access algorithm reads beyond the shared ones
-    no_retrieval: Optional[str] = None   # why `retrieve` fetches nothing of it (where `retrieval` is `None`)
-    no_gateway: Optional[bool] = None    # True: no gateway can fetch it either (a session, mail to send, a message already received, a name)
-    gateway: Optional[_Fetch] = None     # (url object, options) -> bytes: sends any URL to an HTTP gateway (http's)
-    rfc1630: Optional[_Fn] = None        # (G, P, o) -> None: builds its productions of RFC 1630's URL BNF
-    rfc1738: Optional[_Fn] = None        # (G, P, S) -> None: builds its productions of RFC 1738 §5
-    needs: tuple[str, ...] = ()          # the schemes whose productions its builders use (built before it)
+
+    parser: Optional[_Fn] = None  # (Source) -> SchemeURL: reads a URL of the scheme
+    # (url object, options) -> bytes: its access algorithm; `None`: see `no_retrieval`
+    retrieval: Optional[_Fetch] = None
+    # (source, url object, common) -> its RFC 1738 §6 risks; `None`: the common checks
+    risks: Optional[_Fn] = None
+    # (text, scheme, start) -> (class, field values) or `None`: its fast reader
+    fast: Optional[_Fn] = None
+    # RFC 1738 §3: "If :<port> is omitted, the port defaults to N"
+    default_port: Optional[int] = None
+    login: Optional[LoginRule] = None  # how its `//` login reads; `None`: it has none
+    risk_kinds: tuple[str, ...] = ()  # the `Risk.kind`s its `risks` adds to the common ones
+    # the `retrieve` options its access algorithm reads beyond the shared ones
+    options: tuple[str, ...] = ()
+    # why `retrieve` fetches nothing of it (where `retrieval` is `None`)
+    no_retrieval: Optional[str] = None
+    # True: no gateway can fetch it either (a session, mail to send, a message already received,
+    # a name)
+    no_gateway: Optional[bool] = None
+    # (url object, options) -> bytes: sends any URL to an HTTP gateway (http's)
+    gateway: Optional[_Fetch] = None
+    rfc1630: Optional[_Fn] = None  # (G, P, o) -> None: builds its productions of RFC 1630's URL BNF
+    rfc1738: Optional[_Fn] = None  # (G, P, S) -> None: builds its productions of RFC 1738 §5
+    needs: tuple[str, ...] = ()  # the schemes whose productions its builders use (built before it)
 
 # %% ../nbs/09a_scheme_records.ipynb #bc9b85b8
 # RFC 1738 §6: one hazard found in a URL
 class Risk(NamedTuple):
-    "One RFC 1738 §6 hazard in a URL: its `kind`, its `position` in the text, and a `detail` for people"
-    kind: str      # one of `RISK_KINDS`: the common ones, and those a scheme's record adds (gopher's "gopher-ask")
-    position: int  # 0-based index in the text passed: the port's first digit, the escape's '%', the password's first character
-    detail: str    # what the hazard is and why RFC 1738 §6 warns of it
+    "One RFC 1738 §6 hazard in a URL: its `kind`, `position` in the text, and `detail` for people"
 
+    # one of `RISK_KINDS`: the common ones, and those a scheme's record adds (gopher's "gopher-ask")
+    kind: str
+    # 0-based index in the text passed: the port's first digit, the escape's '%', the password's
+    # first character
+    position: int
+    detail: str  # what the hazard is and why RFC 1738 §6 warns of it
 
 # %% ../nbs/09a_scheme_records.ipynb #13d1b675
-_V = TypeVar('_V')
-_F = TypeVar('_F', bound=Callable[..., Any])
+_V = TypeVar("_V")
+_F = TypeVar("_F", bound=Callable[..., Any])
 
-def _loading(read:_F) -> _F:
+
+def _loading(read: _F) -> _F:
     "The dict method `read`, importing the built-in scheme modules first"
-    def method(self:dict[str, Any], *a:Any) -> Any:
+
+    def method(self: dict[str, Any], *a: Any) -> Any:
         _load_builtins()
         return read(self, *a)
+
     return cast(_F, method)
 
+
 class _Registry(dict[str, _V]):
-    "A dict whose every read (through a view) first imports the built-in scheme modules, so that it lists them all"
+    "A dict whose every read (through a view) first imports the built-in scheme modules: all listed"
+
     __getitem__ = _loading(dict.__getitem__)
     __contains__ = _loading(dict.__contains__)
     __iter__ = _loading(dict.__iter__)
@@ -81,197 +104,308 @@ class _Registry(dict[str, _V]):
     items = _loading(dict.items)
     copy = _loading(dict.copy)
 
-_get = dict.get                                   # a read that loads nothing, for the registry's own use
+
+_get = dict.get  # a read that loads nothing, for the registry's own use
 
 # %% ../nbs/09a_scheme_records.ipynb #883ec4bb
-_ENTRIES: _Registry[SchemeEntry] = _Registry()    # scheme name -> its record: the one registry
-_REGISTRY: _Registry[_Fn] = _Registry()           # scheme name -> parser, kept equal to the records' parsers (read by `parse_url`)
-_FAST: dict[str, _Fn] = {}                        # scheme name -> the record's `fast`, where it has one (read by `parse_url`)
-_READERS: dict[str, tuple[str, Optional[_Fn]]] = {}   # a scheme name as written -> (lower case, its fast reader): a cache `_register` empties
-_ORIGIN: dict[str, str] = {}                      # scheme name -> the module that declared its record
-_GENERATION = [0]                                 # how many times the registry changed (a cached reader or view is kept only if it did not)
-_LOCK = threading.Lock()                          # every write to the registry
-SCHEMES: Mapping[str, _Fn] = MappingProxyType(_REGISTRY)                  # read-only live view: scheme name -> parser
-SCHEME_ENTRIES: Mapping[str, SchemeEntry] = MappingProxyType(_ENTRIES)    # read-only live view: scheme name -> record
+_ENTRIES: _Registry[SchemeEntry] = _Registry()  # scheme name -> its record: the one registry
+# scheme name -> parser, kept equal to the records' parsers (read by `parse_url`)
+_REGISTRY: _Registry[_Fn] = _Registry()
+# scheme name -> the record's `fast`, where it has one (read by `parse_url`)
+_FAST: dict[str, _Fn] = {}
+# a scheme name as written -> (lower case, its fast reader): a cache `_register` empties
+_READERS: dict[str, tuple[str, Optional[_Fn]]] = {}
+_ORIGIN: dict[str, str] = {}  # scheme name -> the module that declared its record
+# how many times the registry changed (a cached reader or view is kept only if it did not)
+_GENERATION = [0]
+_LOCK = threading.Lock()  # every write to the registry
+SCHEMES: Mapping[str, _Fn] = MappingProxyType(_REGISTRY)  # read-only live view: name -> parser
+# read-only live view: scheme name -> record
+SCHEME_ENTRIES: Mapping[str, SchemeEntry] = MappingProxyType(_ENTRIES)
 
 # %% ../nbs/09a_scheme_records.ipynb #46afac58
 _LOADED = threading.Event()
 _LOAD_LOCK = threading.RLock()
 _LOADING: list[bool] = [False]
 
+
 @lru_cache(maxsize=1)
 def _slices() -> tuple[str, ...]:
     "The modules of `uri1630.schemes` (each a scheme's slice), found in the package's folder"
-    spec = find_spec('uri1630.schemes')
+    spec = find_spec("uri1630.schemes")
     where = list(spec.submodule_search_locations or []) if spec is not None else []
-    return tuple(sorted(m.name for m in iter_modules(where) if not m.name.startswith('_')))
+    return tuple(sorted(m.name for m in iter_modules(where) if not m.name.startswith("_")))
 
-# the scheme names whose slice has another name: an index for loading one slice alone (checked against the records below)
-_ELSEWHERE = MappingProxyType({"nntp": "further", "x500": "further", "whois": "further", "rlogin": "telnet", "tn3270": "telnet",
-                               "cid": "mid"})
+# %% ../nbs/09a_scheme_records.ipynb #de4b2ddd
+# the scheme names whose slice has another name: an index for loading one slice alone
+# (checked against the records below)
+_ELSEWHERE = MappingProxyType(
+    {
+        "nntp": "further",
+        "x500": "further",
+        "whois": "further",
+        "rlogin": "telnet",
+        "tn3270": "telnet",
+        "cid": "mid",
+    }
+)
 
-def _slice_of(name:str) -> Optional[str]:
-    "The built-in slice that declares scheme `name` (its own name, or `_ELSEWHERE`'s), or `None`: no slice of the package does"
+
+def _slice_of(name: str) -> Optional[str]:
+    "The built-in slice that declares scheme `name` (its own name, or `_ELSEWHERE`'s), or `None`"
     return name if name in _slices() else _ELSEWHERE.get(name)
 
-def _load_for(name:str) -> None:
-    "Import the built-in slice of scheme `name`, if it has one (the first URL of a scheme loads that scheme alone)"
-    m = None if _LOADED.is_set() else _slice_of(name)
-    if m is not None: import_module(f"uri1630.schemes.{m}")
 
+def _load_for(name: str) -> None:
+    "Import the built-in slice of scheme `name`, if it has one"
+    # the first URL of a scheme loads that scheme alone
+    m = None if _LOADED.is_set() else _slice_of(name)
+    if m is not None:
+        import_module(f"uri1630.schemes.{m}")
+
+# %% ../nbs/09a_scheme_records.ipynb #cd5ca6e1
 def _load_builtins() -> None:
     "Import every built-in scheme module (each declares its schemes), once"
-    if _LOADED.is_set(): return
+    if _LOADED.is_set():
+        return
     with _LOAD_LOCK:
-        if _LOADED.is_set() or _LOADING[0]: return      # done, or this thread is loading them now
+        if _LOADED.is_set() or _LOADING[0]:
+            return  # done, or this thread is loading them now
         _LOADING[0] = True
         try:
-            for m in _slices(): import_module(f"uri1630.schemes.{m}")
+            for m in _slices():
+                import_module(f"uri1630.schemes.{m}")
             _LOADED.set()
-        finally: _LOADING[0] = False
+        finally:
+            _LOADING[0] = False
 
 # %% ../nbs/09a_scheme_records.ipynb #755ad64e
 # RFC 1738 §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]  (interpreters ignore case)
-def _check_name(name:str) -> str:
+def _check_name(name: str) -> str:
     "`name` in lower case, if it is an RFC 1738 scheme name; else `URISyntaxError`"
-    name = _need_str(name, 'name')
-    if not name or name[0] not in ALPHA: raise URISyntaxError("a scheme name starts with a letter", name, 0, 'scheme')
+    name = _need_str(name, "name")
+    if not name or name[0] not in ALPHA:
+        raise URISyntaxError("a scheme name starts with a letter", name, 0, "scheme")
     bad = next((i for i, c in enumerate(name) if c not in RFC1738_SCHEME), None)
     if bad is not None:
-        raise URISyntaxError(f"{describe_char(name[bad])} is not allowed in a scheme name", name, bad, 'scheme')
+        why = f"{describe_char(name[bad])} is not allowed in a scheme name"
+        raise URISyntaxError(why, name, bad, "scheme")
     return name.lower()
 
 # %% ../nbs/09a_scheme_records.ipynb #9937c902
-def _fingerprint(f:Callable[..., object]) -> tuple[object, ...]:
-    "What makes two functions the same one, defined again (a reloaded module, a re-run notebook cell)"
-    c = getattr(f, '__code__', None)
-    if c is None: return (id(f),)
-    return (f.__qualname__, c.co_code, c.co_names, tuple(k for k in c.co_consts if not hasattr(k, 'co_code')))
+def _fingerprint(f: Callable[..., object]) -> tuple[object, ...]:
+    "What makes two functions the same one, defined again (a reloaded module, a re-run cell)"
+    c = getattr(f, "__code__", None)
+    if c is None:
+        return (id(f),)
+    return (
+        f.__qualname__,
+        c.co_code,
+        c.co_names,
+        tuple(k for k in c.co_consts if not hasattr(k, "co_code")),
+    )
 
-def _same(f:object, g:object) -> bool:
-    "Whether two values of a slot are the same: equal data, or the same function (perhaps defined again)"
-    if f is g or not (callable(f) and callable(g)): return f is g or f == g
+
+def _same(f: object, g: object) -> bool:
+    "Whether two slot values are the same: equal data, or the same function (perhaps defined again)"
+    if f is g or not (callable(f) and callable(g)):
+        return f is g or f == g
     return _fingerprint(f) == _fingerprint(g)
 
 # %% ../nbs/09a_scheme_records.ipynb #4592d703
-_MESSAGES = {'parser': "is already registered", 'retrieval': "already has a retrieval algorithm"}
+_MESSAGES = {"parser": "is already registered", "retrieval": "already has a retrieval algorithm"}
 
-def _put(key:str, entry:SchemeEntry) -> None:
-    "Store `entry` under `key` (under the lock), with the parser and fast-reader tables that follow it"
+
+def _put(key: str, entry: SchemeEntry) -> None:
+    "Store `entry` under `key` (under the lock), and the parser and fast-reader tables after it"
     _ENTRIES[key] = entry
-    if entry.parser is None: _REGISTRY.pop(key, None)
-    else: _REGISTRY[key] = entry.parser
-    if entry.fast is None: _FAST.pop(key, None)
-    else: _FAST[key] = entry.fast
+    if entry.parser is None:
+        _REGISTRY.pop(key, None)
+    else:
+        _REGISTRY[key] = entry.parser
+    if entry.fast is None:
+        _FAST.pop(key, None)
+    else:
+        _FAST[key] = entry.fast
     _GENERATION[0] += 1
-    _READERS.clear()                                      # every cached fast reader is read again
+    _READERS.clear()  # every cached fast reader is read again
 
-def _merge(key:str, old:SchemeEntry, new:SchemeEntry, replace:bool, rule:str) -> SchemeEntry:
+
+def _merge(key: str, old: SchemeEntry, new: SchemeEntry, replace: bool, rule: str) -> SchemeEntry:
     "`old` with every slot `new` sets; a taken slot holding something else needs `replace`"
     slots: dict[str, Any] = {}
     new_parser = False
     for slot, value in zip(SchemeEntry._fields, new):
-        if value is None or value == (): continue
+        if value is None or value == ():
+            continue
         was = getattr(old, slot)
-        if not _same(was, value):                         # the same again (a re-run cell) is taken silently
+        if not _same(was, value):  # the same again (a re-run cell) is taken silently
             if was not in (None, ()) and not replace:
                 what = _MESSAGES.get(slot, f"already has a {slot} entry")
                 raise URIError(f"scheme {key!r} {what}; pass replace=True to replace it", rule=rule)
-            new_parser = new_parser or slot == 'parser'
+            new_parser = new_parser or slot == "parser"
         slots[slot] = value
-    if new_parser and 'fast' not in slots: slots['fast'] = None    # a new parser: its own path only
+    if new_parser and "fast" not in slots:
+        slots["fast"] = None  # a new parser: its own path only
     return old._replace(**slots)
 
 # %% ../nbs/09a_scheme_records.ipynb #8258905b
-def _register(name:str, slot:str, fn:Callable[..., Any], replace:bool, rule:str) -> None:
-    "Set `slot` (parser, retrieval, risks, fast) of scheme `name`'s record under the lock; a different taken slot needs `replace`"
-    name = _need_str(name, 'name')
-    if not callable(fn): raise TypeError(f"{slot} must be callable")
+def _register(name: str, slot: str, fn: Callable[..., Any], replace: bool, rule: str) -> None:
+    "Set `slot` (parser, retrieval, risks, fast) of scheme `name`'s record under the lock"
+    # a different taken slot needs `replace`
+    name = _need_str(name, "name")
+    if not callable(fn):
+        raise TypeError(f"{slot} must be callable")
     key = _check_name(name)
-    _load_for(key)                                        # a built-in is taken before anyone else may take it
+    _load_for(key)  # a built-in is taken before anyone else may take it
     with _LOCK:
         one: dict[str, Any] = {slot: fn}
-        _put(key, _merge(key, _get(_ENTRIES, key, SchemeEntry()), SchemeEntry(**one), replace, rule))
-        _ORIGIN.setdefault(key, getattr(fn, '__module__', None) or '')
+        old = _get(_ENTRIES, key, SchemeEntry())
+        _put(key, _merge(key, old, SchemeEntry(**one), replace, rule))
+        _ORIGIN.setdefault(key, getattr(fn, "__module__", None) or "")
 
-def declare(records:dict[str, SchemeEntry],   # scheme name -> its record (a slice with several names gives each its own)
-            replace:bool=False,               # allow replacing what another declaration set
-           ) -> None:
+# %% ../nbs/09a_scheme_records.ipynb #eedff2da
+def declare(
+    # scheme name -> its record (a slice with several names gives each its own)
+    records: dict[str, SchemeEntry],
+    replace: bool = False,  # allow replacing what another declaration set
+) -> None:
     "Register each scheme's whole record: the one call at the end of a scheme's slice"
-    if not isinstance(records, Mapping): raise TypeError(f"records must be a dict of scheme name -> SchemeEntry, not {type(records).__name__}")
+    if not isinstance(records, Mapping):
+        what = type(records).__name__
+        raise TypeError(f"records must be a dict of scheme name -> SchemeEntry, not {what}")
     keys = {_check_name(n): e for n, e in records.items()}
     for k, e in keys.items():
-        if not isinstance(e, SchemeEntry): raise TypeError(f"the record of {k!r} must be a SchemeEntry, not {type(e).__name__}")
-    origin = sys._getframe(1).f_globals.get('__name__', '')   # the module making the call: a slice of the package, or another
-    for k in keys: _load_for(k)                           # a built-in is taken before anyone else may take it
+        if not isinstance(e, SchemeEntry):
+            raise TypeError(f"the record of {k!r} must be a SchemeEntry, not {type(e).__name__}")
+    # the module making the call: a slice of the package, or another
+    origin = sys._getframe(1).f_globals.get("__name__", "")
+    for k in keys:
+        _load_for(k)  # a built-in is taken before anyone else may take it
     with _LOCK:
-        merged = {k: _merge(k, _get(_ENTRIES, k, SchemeEntry()), e, replace, 'declare') for k, e in keys.items()}
+        merged = {
+            k: _merge(k, _get(_ENTRIES, k, SchemeEntry()), e, replace, "declare")
+            for k, e in keys.items()
+        }
         for k, e in merged.items():
             _put(k, e)
-            if replace or k not in _ORIGIN: _ORIGIN[k] = origin   # a re-run notebook cell leaves a slice's record its slice's
+            if replace or k not in _ORIGIN:
+                _ORIGIN[k] = origin  # a re-run notebook cell leaves a slice's record its slice's
 
 # %% ../nbs/09a_scheme_records.ipynb #275a33c7
 class _View(Mapping[str, Any]):
-    "A read-only mapping computed by `make` from the records; computed again whenever the registry changed"
-    def __init__(self, make:Callable[[Mapping[str, SchemeEntry]], dict[str, Any]], doc:str, where:str) -> None:
-        self._make, self._at, self._data, self.__doc__, self._where = make, -1, cast(dict[str, Any], {}), doc, where
+    "A read-only mapping computed by `make` from the records, again whenever the registry changed"
+
+    def __init__(
+        self, make: Callable[[Mapping[str, SchemeEntry]], dict[str, Any]], doc: str, where: str
+    ) -> None:
+        self._make, self._at, self._where = make, -1, where
+        self._data: dict[str, Any] = {}
+        self.__doc__ = doc
+
     def _now(self) -> dict[str, Any]:
         if self._at != _GENERATION[0] or not _LOADED.is_set():
             _load_builtins()
-            with _LOCK: at, entries = _GENERATION[0], dict(dict.items(_ENTRIES))   # a plain read: no loading under the lock
+            with _LOCK:
+                # a plain read: no loading under the lock
+                at, entries = _GENERATION[0], dict(dict.items(_ENTRIES))
             self._data, self._at = self._make(entries), at
         return self._data
-    def __getitem__(self, k:str) -> Any: return self._now()[k]
-    def __iter__(self) -> Iterator[str]: return iter(self._now())
-    def __len__(self) -> int: return len(self._now())
-    def __repr__(self) -> str: return f"{type(self).__name__}({self._now()!r})"
-    def __reduce__(self) -> tuple[Any, ...]: return (_named, (self._where,))   # pickled by name: the one view of its process
 
+    def __getitem__(self, k: str) -> Any:
+        return self._now()[k]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._now())
+
+    def __len__(self) -> int:
+        return len(self._now())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._now()!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_named, (self._where,))  # pickled by name: the one view of its process
+
+# %% ../nbs/09a_scheme_records.ipynb #0b8651e9
 class _NameSet(Set[str]):
     "A read-only set of scheme names: the keys of a `_View`"
-    def __init__(self, view:_View, where:str) -> None: self._view, self._where = view, where
-    def __contains__(self, k:object) -> bool: return k in self._view._now()
-    def __iter__(self) -> Iterator[str]: return iter(self._view._now())
-    def __len__(self) -> int: return len(self._view._now())
-    def __repr__(self) -> str: return f"{{{', '.join(sorted(self))}}}"
-    def __reduce__(self) -> tuple[Any, ...]: return (_named, (self._where,))   # pickled by name
 
-def _named(where:str) -> Any:
+    def __init__(self, view: _View, where: str) -> None:
+        self._view, self._where = view, where
+
+    def __contains__(self, k: object) -> bool:
+        return k in self._view._now()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._view._now())
+
+    def __len__(self) -> int:
+        return len(self._view._now())
+
+    def __repr__(self) -> str:
+        return f"{{{', '.join(sorted(self))}}}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_named, (self._where,))  # pickled by name
+
+
+def _named(where: str) -> Any:
     "The view named `where` (`module.NAME`): how a view comes back from a pickle"
-    module, _, name = where.rpartition('.')
+    module, _, name = where.rpartition(".")
     return getattr(import_module(module), name)
 
 # %% ../nbs/09a_scheme_records.ipynb #1a2dd534
-def _where(name:str) -> Optional[str]:
+def _where(name: str) -> Optional[str]:
     "The built-in slice (module of `uri1630.schemes`) that declared scheme `name`, if one did"
-    m = _ORIGIN.get(name, '')
-    return m.rsplit('.', 1)[1] if m.startswith('uri1630.schemes.') else None
+    m = _ORIGIN.get(name, "")
+    return m.rsplit(".", 1)[1] if m.startswith("uri1630.schemes.") else None
 
-DEFAULT_PORTS = _View(lambda E: {n: e.default_port for n, e in E.items() if e.default_port is not None},
-                      "RFC 1738 §3: scheme name -> the port it defaults to", 'uri1630.catalog.DEFAULT_PORTS')
-NO_RETRIEVAL = _View(lambda E: {n: e.no_retrieval for n, e in E.items() if e.no_retrieval is not None},
-                     "scheme name -> why `retrieve` fetches nothing of it", 'uri1630.catalog.NO_RETRIEVAL')
-_BUILTIN = _View(lambda E: {n: m for n in E if (m := _where(n)) is not None},
-                 "scheme name -> the built-in slice that declared it", 'uri1630.catalog._BUILTIN')
-KNOWN_SCHEMES = _NameSet(_BUILTIN, 'uri1630.catalog.KNOWN_SCHEMES')   # the schemes the two RFCs name (each declared by a slice of this package)
+
+DEFAULT_PORTS = _View(
+    lambda E: {n: e.default_port for n, e in E.items() if e.default_port is not None},
+    "RFC 1738 §3: scheme name -> the port it defaults to",
+    "uri1630.catalog.DEFAULT_PORTS",
+)
+NO_RETRIEVAL = _View(
+    lambda E: {n: e.no_retrieval for n, e in E.items() if e.no_retrieval is not None},
+    "scheme name -> why `retrieve` fetches nothing of it",
+    "uri1630.catalog.NO_RETRIEVAL",
+)
+_BUILTIN = _View(
+    lambda E: {n: m for n in E if (m := _where(n)) is not None},
+    "scheme name -> the built-in slice that declared it",
+    "uri1630.catalog._BUILTIN",
+)
+# the schemes the two RFCs name (each declared by a slice of this package)
+KNOWN_SCHEMES = _NameSet(_BUILTIN, "uri1630.catalog.KNOWN_SCHEMES")
 
 # %% ../nbs/09a_scheme_records.ipynb #368ad49d
 def _the_gateway() -> Optional[_Fetch]:
-    "The access algorithm that sends any URL to an HTTP gateway: the one record that declares one (http's)"
+    "The access algorithm sending any URL to an HTTP gateway: the one record's that declares one"
     _load_builtins()
-    with _LOCK: entries = list(dict.values(_ENTRIES))
+    with _LOCK:
+        entries = list(dict.values(_ENTRIES))
     return next((e.gateway for e in entries if e.gateway is not None), None)
 
-def _build_order(grammar:str) -> list[_Fn]:
-    "Each distinct production builder of `grammar` ('rfc1630' or 'rfc1738'), a scheme's after those it `needs`"
+
+def _build_order(grammar: str) -> list[_Fn]:
+    "Each distinct production builder of `grammar` ('rfc1630' or 'rfc1738'), after those it `needs`"
     _load_builtins()
-    with _LOCK: entries = dict(dict.items(_ENTRIES))
+    with _LOCK:
+        entries = dict(dict.items(_ENTRIES))
     out: dict[_Fn, None] = {}
-    def visit(name:str, seen:tuple[str, ...]) -> None:
+
+    def visit(name: str, seen: tuple[str, ...]) -> None:
         e = entries.get(name)
-        if e is None or name in seen: return
-        for n in e.needs: visit(n, seen + (name,))
+        if e is None or name in seen:
+            return
+        for n in e.needs:
+            visit(n, seen + (name,))
         b = getattr(e, grammar)
-        if b is not None: out.setdefault(b, None)
-    for n in sorted(entries): visit(n, ())
+        if b is not None:
+            out.setdefault(b, None)
+
+    for n in sorted(entries):
+        visit(n, ())
     return list(out)

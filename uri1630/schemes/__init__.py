@@ -8,291 +8,392 @@ __all__ = ['URL_CHARS', 'USER_CHARS', 'Source', 'split_url', 'SchemeURL', 'Gener
            'LoginRule', 'declare']
 
 # %% ../../nbs/09_specific_schemes.ipynb #6a8d9302
-import re, threading
+import re
+import threading
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar, cast
 from ..errors import URIError, URISyntaxError, _need_str, _bounded, _login_split, _masked
-from ..grammar import ALPHA, DIGIT, HEX, RFC1738_SCHEME, RFC1738_USER_EXTRA, SAFE_URL, EXTRA, RFC1738_EXTRA, ALPHANUM2, describe_char, _cls, _many, ESCAPE_RE, RFC1738_UNRESERVED
+from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, ALPHANUM2, ESCAPE_RE
+from ..grammar import RFC1738_SCHEME, RFC1738_USER_EXTRA, RFC1738_EXTRA, RFC1738_UNRESERVED
+from ..grammar import describe_char, _cls, _many
 from ..encoding import unescape, _set_url_reader
 from ..syntax import URI, parse, _new
-from ..catalog import (DEFAULT_PORTS, SCHEMES, SCHEME_ENTRIES, SchemeEntry, LoginRule, declare, _ENTRIES, _REGISTRY, _FAST,
-                             _READERS, _GENERATION, _LOCK, _BUILTIN, _LOADED, _load_builtins, _load_for, _slice_of, _register, _get)
-_all_ = ['DEFAULT_PORTS', 'SCHEMES', 'SCHEME_ENTRIES', 'SchemeEntry', 'LoginRule', 'declare']   # the records' registry (`uri1630.catalog`)
+from ..catalog import DEFAULT_PORTS, SCHEMES, SCHEME_ENTRIES, SchemeEntry, LoginRule, declare
+from ..catalog import _ENTRIES, _REGISTRY, _FAST, _READERS, _GENERATION, _LOCK, _BUILTIN
+from ..catalog import _LOADED, _load_builtins, _load_for, _slice_of, _register, _get
+
+# the records' registry (`uri1630.catalog`)
+_all_ = ["DEFAULT_PORTS", "SCHEMES", "SCHEME_ENTRIES", "SchemeEntry", "LoginRule", "declare"]
 
 # %% ../../nbs/09_specific_schemes.ipynb #8eb471ca
-# RFC 1630 URL BNF: xalpha | + | reserved (less # and space); RFC 1738 §5: xchar = unreserved | reserved | escape
-URL_CHARS = ''.join(sorted(set(ALPHA + DIGIT + SAFE_URL + EXTRA + RFC1738_EXTRA + ";/?:@=&")))
+# RFC 1630 URL BNF: xalpha | + | reserved (less # and space);
+# RFC 1738 §5: xchar = unreserved | reserved | escape
+URL_CHARS = "".join(sorted(set(ALPHA + DIGIT + SAFE_URL + EXTRA + RFC1738_EXTRA + ";/?:@=&")))
+
 
 @lru_cache(maxsize=64)
-def _run_re(allowed:str, escapes:bool=True) -> re.Pattern[str]:
-    "A regex matching a run of `allowed` characters and (if `escapes`) `%XX` escapes (no backtracking: `%` is never in `allowed`)"
-    return re.compile(f"(?:{_cls(allowed.replace('%', ''))}++|{ESCAPE_RE})*+" if escapes else f"{_cls(allowed.replace('%', ''))}*+")   # possessive: no saved state per character
+def _run_re(allowed: str, escapes: bool = True) -> re.Pattern[str]:
+    "A regex matching a run of `allowed` characters and (if `escapes`) `%XX` escapes"
+    # possessive, so no saved state per character; no backtracking: `%` is never in `allowed`
+    run = _cls(allowed.replace("%", ""))
+    return re.compile(f"(?:{run}++|{ESCAPE_RE})*+" if escapes else f"{run}*+")
 
 # %% ../../nbs/09_specific_schemes.ipynb #6178c6f1
-# RFC 1630 fragmentaddress  uri [ # fragmentid ]; the scheme-specific part is what follows `scheme :`
 class Source(NamedTuple):
-    "The text a scheme parser reads: the whole `text` passed to `parse_url` and the span of its scheme-specific part"
-    text: str                # the text the caller passed; every error position is an index into it
-    scheme: str              # the scheme name, lower-cased
-    start: int               # index of the first character after the scheme's `:`
-    end: int                 # index where the scheme-specific part ends (a `#`, the closing `>`, or the end)
-    fragment: Optional[str]  # the raw fragment id after `#`; `None` when absent
-    url: str                 # the URL as written: scheme to end of fragment, without `url:` prefix or `<>`
-    rfc: str                 # "1738" or "1630": whose reading to follow where the two RFCs disagree
+    "What a scheme parser reads: the `text` passed to `parse_url`, and its scheme-specific part"
 
-    def __repr__(self) -> str:   # RFC 1738 §6: a password in the text is shown as `***`
-        return (f"Source(text={_masked(self.text)!r}, scheme={self.scheme!r}, start={self.start!r}, end={self.end!r}, "
-                f"fragment={self.fragment!r}, url={_masked(self.url)!r}, rfc={self.rfc!r})")
+    text: str  # the text the caller passed; every error position is an index into it
+    scheme: str  # the scheme name, lower-cased
+    start: int  # index of the first character after the scheme's `:`
+    end: int  # index where the scheme-specific part ends (a `#`, the closing `>`, or the end)
+    fragment: Optional[str]  # the raw fragment id after `#`; `None` when absent
+    url: str  # the URL as written: scheme to end of fragment, without `url:` prefix or `<>`
+    rfc: str  # "1738" or "1630": whose reading to follow where the two RFCs disagree
+
+    def __repr__(self) -> str:  # RFC 1738 §6: a password in the text is shown as `***`
+        return _source_repr(self)
 
     @property
     def part(self) -> str:
         "The scheme-specific part, `text[start:end]`"
-        return self.text[self.start:self.end]
+        return self.text[self.start : self.end]
 
-    def fail(self,
-             pos:int,      # index in `text` of the offending character
-             rule:str,     # the grammar production or RFC rule that failed
-             message:str, # what went wrong, in words
-            ) -> NoReturn:
-        "Raise `URISyntaxError(message)` at index `pos` of `text`, naming `rule`"
+    def fail(self, pos: int, rule: str, message: str) -> NoReturn:
+        "Raise `URISyntaxError(message)` at index `pos` of `text`, naming the grammar's `rule`"
         raise URISyntaxError(message, self.text, pos, rule)
 
-    def check(self,
-              i:int,               # start index in `text`
-              j:int,               # end index in `text`
-              allowed:str,         # the characters the production allows unencoded
-              rule:str,            # the production's name, for the error
-              escapes:bool=True,   # whether the production allows `%XX` escapes
-             ) -> str:
-        "Check that `text[i:j]` holds only characters of `allowed` and (if `escapes`) `%XX` escapes; return that raw text"
-        return _check(self, i, j, allowed, rule, escapes)   # `_check`, below, with the rule for escapes
+    def check(
+        self,
+        i: int,  # start index in `text`
+        j: int,  # end index in `text`
+        allowed: str,  # the characters the production allows unencoded
+        rule: str,  # the production's name, for the error
+        escapes: bool = True,  # whether the production allows `%XX` escapes
+    ) -> str:
+        "Check that `text[i:j]` holds only `allowed` characters and `%XX` escapes; return it raw"
+        # `_check`, below, with the rule for escapes
+        return _check(self, i, j, allowed, rule, escapes)
 
-    def decode(self, i:int, j:int, allowed:str, rule:str, escapes:bool=True) -> str:
-        "Check `text[i:j]` as `check` does, then decode its escapes (one character per octet: ISO Latin 1)"
+    def decode(self, i: int, j: int, allowed: str, rule: str, escapes: bool = True) -> str:
+        "`check`, then decode the escapes of `text[i:j]` (one character per octet: ISO Latin 1)"
         return _decode(self, i, j, allowed, rule, escapes)
+
+# %% ../../nbs/09_specific_schemes.ipynb #69c67f8b
+def _source_repr(src: Source) -> str:
+    "`Source.__repr__`: its fields, a password in `text` or `url` shown as `***` (RFC 1738 §6)"
+    text, url = _masked(src.text), _masked(src.url)
+    return (
+        f"Source(text={text!r}, scheme={src.scheme!r}, start={src.start!r}, "
+        f"end={src.end!r}, fragment={src.fragment!r}, url={url!r}, rfc={src.rfc!r})"
+    )
 
 # %% ../../nbs/09_specific_schemes.ipynb #0713fb5d
 # RFC 1630/1738: escape  % hex hex — checked wherever a production allows it
-def _check(self:Source, i:int, j:int, allowed:str, rule:str, escapes:bool=True) -> str:
-    "`Source.check` (its parameters are documented there): the characters of `allowed` and (if `escapes`) `%XX` escapes only"
+def _check(self: Source, i: int, j: int, allowed: str, rule: str, escapes: bool = True) -> str:
+    "`Source.check` (parameters documented there): `allowed` characters and `%XX` escapes only"
     t = self.text
-    k = _run_re(allowed, escapes).match(t, i, j).end()   # type: ignore[union-attr]  # a `*` run always matches, if only the void string
+    # a `*` run always matches, if only the void string
+    k = _run_re(allowed, escapes).match(t, i, j).end()  # type: ignore[union-attr]
     if k < j:
-        if t[k] == '%' and escapes: self.fail(k, 'escape', "'%' must be followed by two hexadecimal digits; a percent sign as such is written %25")
+        if t[k] == "%" and escapes:
+            why = (
+                "'%' must be followed by two hexadecimal digits;"
+                " a percent sign as such is written %25"
+            )
+            self.fail(k, "escape", why)
         self.fail(k, rule, f"{describe_char(t[k])} is not allowed here; it must be encoded")
     return t[i:j]
 
-def _decode(self:Source, i:int, j:int, allowed:str, rule:str, escapes:bool=True) -> str:
-    "Check `text[i:j]` as `check` does, then decode its escapes (one character per octet: ISO Latin 1)"
+
+def _decode(self: Source, i: int, j: int, allowed: str, rule: str, escapes: bool = True) -> str:
+    "`check`, then decode the escapes of `text[i:j]` (one character per octet: ISO Latin 1)"
     raw = _check(self, i, j, allowed, rule, escapes)
     return unescape(raw) if escapes else raw
 
 # %% ../../nbs/09_specific_schemes.ipynb #7def05d3
 # RFC 1738 §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]; RFC 1630: scheme  ialpha
-_SCHEME_CHARS = {"1738": frozenset(RFC1738_SCHEME), "1630": frozenset(ALPHA + DIGIT + SAFE_URL + EXTRA)}
+_SCHEME_CHARS = {
+    "1738": frozenset(RFC1738_SCHEME),
+    "1630": frozenset(ALPHA + DIGIT + SAFE_URL + EXTRA),
+}
 
-def _read_scheme(text:str, i:int, end:int, rfc:str) -> int:
+
+def _read_scheme(text: str, i: int, end: int, rfc: str) -> int:
     "Index of the `:` ending the scheme name that starts at `i`"
     ok, k = _SCHEME_CHARS[rfc], i
-    while k < end and text[k] in ok: k += 1
-    if k == end or text[k] != ':':
-        what = 'the end of the text' if k == end else describe_char(text[k])
-        raise URISyntaxError(f"a URL starts with a scheme name and ':'; found {what}", text, k, 'scheme')
+    while k < end and text[k] in ok:
+        k += 1
+    if k == end or text[k] != ":":
+        what = "the end of the text" if k == end else describe_char(text[k])
+        why = f"a URL starts with a scheme name and ':'; found {what}"
+        raise URISyntaxError(why, text, k, "scheme")
     if k == i or text[i] not in ALPHA:
-        raise URISyntaxError("a scheme name starts with a letter", text, i, 'scheme')
+        raise URISyntaxError("a scheme name starts with a letter", text, i, "scheme")
     return k
 
 # %% ../../nbs/09_specific_schemes.ipynb #d5f92633
 # RFC 1630: prefixedurl  u r l : url;  fragmentaddress  uri [ # fragmentid ]
-def split_url(text:str,         # a URL, optionally `url:`-prefixed or written `<URL:…>`
-              rfc:str="1738",   # "1738" or "1630": whose reading to follow where the RFCs disagree
-             ) -> Source:
-    "Read the wrapper, prefix, scheme name and fragment id of `text`: the `Source` a scheme parser reads"
-    if type(text) is not str: text = _need_str(text)
-    if type(rfc) is not str: rfc = _need_str(rfc, 'rfc')   # a str subclass is read as its str; anything else is a TypeError
-    if rfc not in _SCHEME_CHARS: raise ValueError(f"rfc must be '1738' or '1630', not {rfc!r}")
+def split_url(
+    text: str,  # a URL, optionally `url:`-prefixed or written `<URL:…>`
+    rfc: str = "1738",  # "1738" or "1630": whose reading to follow where the RFCs disagree
+) -> Source:
+    "Read the wrapper, prefix, scheme name and fragment id of `text`: what a scheme parser reads"
+    if type(text) is not str:
+        text = _need_str(text)
+    if type(rfc) is not str:
+        # a str subclass is read as its str; anything else is a TypeError
+        rfc = _need_str(rfc, "rfc")
+    if rfc not in _SCHEME_CHARS:
+        raise ValueError(f"rfc must be '1738' or '1630', not {rfc!r}")
     i, end = 0, len(text)
-    if text.startswith('<'):
-        if not text.endswith('>') or end < 2: raise URISyntaxError("'<' without a closing '>'", text, 0, 'url')
+    if text.startswith("<"):
+        if not text.endswith(">") or end < 2:
+            raise URISyntaxError("'<' without a closing '>'", text, 0, "url")
         i, end = 1, end - 1
-    if text[i:i+4].lower() == 'url:': i += 4
+    if text[i : i + 4].lower() == "url:":
+        i += 4
     c = _read_scheme(text, i, end, rfc)
-    h = text.find('#', c + 1, end)
+    h = text.find("#", c + 1, end)
     src = Source(text, text[i:c].lower(), c + 1, end if h < 0 else h, None, text[i:end], rfc)
-    if h >= 0: src = src._replace(fragment=src.check(h + 1, end, URL_CHARS, 'fragmentid'))
+    if h >= 0:
+        src = src._replace(fragment=src.check(h + 1, end, URL_CHARS, "fragmentid"))
     return src
 
 # %% ../../nbs/09_specific_schemes.ipynb #9f30c443
 # every scheme object: immutable, hashable, equal when its parts are equal
 @dataclass(frozen=True, slots=True)
 class SchemeURL:
-    "Base of every scheme object: `str()` is the URL as written; equal when the parsed parts are equal"
-    text: str = field(compare=False, repr=False)  # the URL as written (without `url:` prefix or `<>`)
-    scheme: str                                   # the scheme name, lower-cased
+    "Base of every scheme object: `str()` is the URL as written; equal when the parsed parts are"
 
-    def __str__(self) -> str: return self.text
+    # the URL as written (without `url:` prefix or `<>`)
+    text: str = field(compare=False, repr=False)
+    scheme: str  # the scheme name, lower-cased
+
+    def __str__(self) -> str:
+        return self.text
 
     def _repr_markdown_(self) -> str:
         "The URL and a table of its parts (*absent* for `None`, *void* for `''`)"
-        cell: Callable[[object], str] = lambda v: '*absent*' if v is None else '*void*' if v == '' else f"`{_masked(v) if isinstance(v, str) else v!r}`"
-        values = {f.name: ('***' if not f.repr and getattr(self, f.name) else getattr(self, f.name)) for f in fields(self)}   # out of repr (the password): ***
-        rows = '\n'.join(f"| {k} | {cell(v)} |" for k, v in values.items() if k != 'text')
-        return f"`{_masked(self.text)}` — {type(self).__name__}\n\n| part | value |\n|---|---|\n{rows}"   # RFC 1738 §6: no password shown
+        # a part out of the repr (the password) is shown as ***
+        values = {
+            f.name: ("***" if not f.repr and getattr(self, f.name) else getattr(self, f.name))
+            for f in fields(self)
+        }
+        rows = "\n".join(f"| {k} | {_md_cell(v)} |" for k, v in values.items() if k != "text")
+        # RFC 1738 §6: no password shown
+        head = f"`{_masked(self.text)}` — {type(self).__name__}"
+        return f"{head}\n\n| part | value |\n|---|---|\n{rows}"
+
+
+def _md_cell(v: object) -> str:
+    "A part's value in the markdown table: *absent* for `None`, *void* for `''`, else as code"
+    if v is None:
+        return "*absent*"
+    if v == "":
+        return "*void*"
+    return f"`{_masked(v) if isinstance(v, str) else v!r}`"
 
 # %% ../../nbs/09_specific_schemes.ipynb #90cb998f
-# RFC 1630 BNF of Generic URI Syntax: uri  scheme :  path [ ? search ]; fragmentaddress  uri [ # fragmentid ]
+# RFC 1630 BNF of Generic URI Syntax: uri  scheme :  path [ ? search ];
+# fragmentaddress  uri [ # fragmentid ]
 @dataclass(frozen=True, slots=True)
 class GenericURL(SchemeURL):
-    "A URL of an unknown or experimental (`x-`) scheme: RFC 1630's generic `scheme : path [ ? search ] [ # fragmentid ]`"
-    path: str                 # everything after the `:` up to the first `?` (raw, escapes kept)
-    search: Optional[str]     # after the first `?` (raw); `None` when absent
-    fragment: Optional[str]   # after the `#` (raw); `None` when absent
+    "A URL of an unknown or `x-` scheme: RFC 1630's `scheme : path [ ? search ] [ # fragmentid ]`"
 
-    def __repr__(self) -> str:   # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
-        return f"GenericURL(scheme={self.scheme!r}, path={_masked(self.path)!r}, search={self.search!r}, fragment={self.fragment!r})"
+    path: str  # everything after the `:` up to the first `?` (raw, escapes kept)
+    search: Optional[str]  # after the first `?` (raw); `None` when absent
+    fragment: Optional[str]  # after the `#` (raw); `None` when absent
 
-def _parse_generic(src:Source) -> GenericURL:
+    # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
+    def __repr__(self) -> str:
+        return (
+            f"GenericURL(scheme={self.scheme!r}, path={_masked(self.path)!r}, "
+            f"search={self.search!r}, fragment={self.fragment!r})"
+        )
+
+
+def _parse_generic(src: Source) -> GenericURL:
     "Split the scheme-specific part at the first `?`, checking characters"
-    q = src.text.find('?', src.start, src.end)
+    q = src.text.find("?", src.start, src.end)
     pe = src.end if q < 0 else q
-    path = src.check(src.start, pe, URL_CHARS, 'path')
-    search = None if q < 0 else src.check(q + 1, src.end, URL_CHARS, 'search')
+    path = src.check(src.start, pe, URL_CHARS, "path")
+    search = None if q < 0 else src.check(q + 1, src.end, URL_CHARS, "search")
     return GenericURL(src.url, src.scheme, path, search, src.fragment)
 
 # %% ../../nbs/09_specific_schemes.ipynb #c86c44f1
-# the built-in schemes, one module of `uri1630.schemes` each (its notebook: nbs/10_http.ipynb ... nbs/21_prospero.ipynb):
-# a module is imported, and so declares its records, on the first URL of one of its schemes, or on the first read of a table
-def _parser(scheme:str) -> Callable[[Source], SchemeURL]:
-    "The parser registered for `scheme` (importing its built-in module on first use); `_parse_generic` for any other"
+# the built-in schemes, one module of `uri1630.schemes` each (its notebook: nbs/10_http.ipynb ...
+# nbs/21_prospero.ipynb): a module is imported, and so declares its records, on the first URL of
+# one of its schemes, or on the first read of a table
+def _parser(scheme: str) -> Callable[[Source], SchemeURL]:
+    "The parser registered for `scheme` (its built-in module imported on first use), or the generic"
     p = _get(_REGISTRY, scheme)
     if p is None and not _LOADED.is_set():
         _load_for(scheme)
         p = _get(_REGISTRY, scheme)
     return p or _parse_generic
 
-
 # %% ../../nbs/09_specific_schemes.ipynb #c13ed6a4
 # RFC 1630 "Registration of naming schemes": new schemes may be registered at a later time
-_Parser = Callable[[Source], SchemeURL]                    # a scheme's parser
-_Fields = tuple[type[SchemeURL], tuple[Any, ...]]          # a scheme object not yet built: its class and its field values, in order
-_Fast = Callable[[str, str, int], Optional[_Fields]]       # a scheme's fast path
+_Parser = Callable[[Source], SchemeURL]  # a scheme's parser
+# a scheme object not yet built: its class and its field values, in order
+_Fields = tuple[type[SchemeURL], tuple[Any, ...]]
+_Fast = Callable[[str, str, int], Optional[_Fields]]  # a scheme's fast path
 
-def register_scheme(name:str,                               # the scheme name (any case; stored lower-cased)
-                    parser:Callable[[Source], SchemeURL],   # reads a `Source`, returns a `SchemeURL`
-                    replace:bool=False,                      # allow replacing a scheme already registered
-                   ) -> None:
+
+def register_scheme(
+    name: str,  # the scheme name (any case; stored lower-cased)
+    parser: Callable[[Source], SchemeURL],  # reads a `Source`, returns a `SchemeURL`
+    replace: bool = False,  # allow replacing a scheme already registered
+) -> None:
     "Make `parse_url` read URLs of scheme `name` with `parser`; a taken name needs `replace=True`"
-    _register(name, 'parser', parser, replace, 'register_scheme')
-
+    _register(name, "parser", parser, replace, "register_scheme")
 
 # %% ../../nbs/09_specific_schemes.ipynb #3994d405
-# A scheme's access algorithm (its record's `retrieval`) lives in its own module; the transport under it
-# (connections, deadlines, limits, `RetrievalError`) is `uri1630.transport`. A slice imports the transport's
-# names inside the functions that use them (`from uri1630.transport import _options`): parsing never loads a socket.
-
+# A scheme's access algorithm (its record's `retrieval`) lives in its own module; the transport
+# under it (connections, deadlines, limits, `RetrievalError`) is `uri1630.transport`. A slice
+# imports the transport's names inside the functions that use them
+# (`from uri1630.transport import _options`): parsing never loads a socket.
 
 # %% ../../nbs/09_specific_schemes.ipynb #5429352f
-# RFC 1630: url  httpaddress | ftpaddress | newsaddress | … ; RFC 1738 §5: url = httpurl | ftpurl | … | otherurl
-def parse_url(text:str,        # a URL, optionally `url:`-prefixed or written `<URL:…>`
-              rfc:str="1738",  # "1738" or "1630": whose reading to follow where the RFCs disagree
-             ) -> SchemeURL:
-    "Parse `text` into the immutable object of its scheme's class; unknown and `x-` schemes give a `GenericURL`"
-    f = _fast_fields(text) if rfc == "1738" and type(text) is str else None   # the fast path: one regex match for a well-formed URL
+# RFC 1630: url  httpaddress | ftpaddress | newsaddress | … ;
+# RFC 1738 §5: url = httpurl | ftpurl | … | otherurl
+def parse_url(
+    text: str,  # a URL, optionally `url:`-prefixed or written `<URL:…>`
+    rfc: str = "1738",  # "1738" or "1630": whose reading to follow where the RFCs disagree
+) -> SchemeURL:
+    "Parse `text` into the immutable object of its scheme's class (a `GenericURL` if unknown)"
+    # the fast path: one regex match for a well-formed URL
+    f = _fast_fields(text) if rfc == "1738" and type(text) is str else None
     return _parse_slow(text, rfc) if f is None else f[0](*f[1])
 
-def _reader(name:str) -> tuple[str, Optional[_Fast]]:
-    "A scheme name as written -> (the name in lower case, its fast reader: its entry's; the generic one if it has no parser; else `None`)"
-    r = _READERS.get(name)
-    if r is not None: return r
-    gen, scheme = _GENERATION[0], name.lower()
-    _load_for(scheme)                                    # a built-in scheme's module, before its first URL is read
-    r = scheme, _FAST.get(scheme) or (_fast_generic if scheme != "url" and _slice_of(scheme) is None and _get(_REGISTRY, scheme) is None else None)
-    if len(name) > 32: return r                          # a name that long is no scheme anyone registered: not kept
-    with _LOCK:
-        if gen == _GENERATION[0]:                        # the registry did not change while we looked
-            if len(_READERS) >= 256: _READERS.clear()    # bounded: hostile input may name a new scheme on every line
-            _READERS[name] = r
-    return r
 
-def _fast_fields(text:str) -> Optional[_Fields]:
-    "The class and field values of `text` read by its scheme's fast path (RFC 1738's reading), or `None`: then the parser must read it"
-    m = _head().match(text)
-    if m is None: return None
-    scheme, fast = _READERS.get(m[1]) or _reader(m[1])
-    return None if fast is None else fast(text, scheme, m.end())
-
-_GETTERS: dict[type, Callable[[SchemeURL], tuple[Any, ...]]] = {}   # scheme class -> its `_getter`
-
-def _getter(cls:type[SchemeURL]) -> Callable[[SchemeURL], tuple[Any, ...]]:
-    "A function giving the field values of an object of `cls`, in field order (made once per class)"
-    g = _GETTERS.get(cls)
-    if g is None: g = _GETTERS[cls] = attrgetter(*(f.name for f in fields(cls)))   # a tuple: every class has `text` and `scheme`
-    return g
-
-def url_record(text:str, # a URL, as for `parse_url` (RFC 1738's reading)
-              ) -> tuple[URI, type[SchemeURL], tuple[Any, ...]]:
-    "`parse(text)`, and `parse_url(text)` not yet built (its class, and its field values in order: plain data, a password as written), from one reading"
-    if type(text) is str:
-        m = _record_re().match(text)               # RFC 1630's generic syntax, well formed: the scheme and the generic parts in one match
-        if m is not None:
-            g = m.groups()                             # (scheme as written, path, search, fragment)
-            scheme, fast = _READERS.get(g[0]) or _reader(g[0])
-            if fast is _fast_generic: return _new(URI, g), GenericURL, (text, scheme, g[1], g[2], g[3])   # nothing more to read
-            f = fast and fast(text, scheme, m.end(1) + 1)   # the scheme's own fast reader goes on from the colon
-            if f is not None: return _new(URI, g), f[0], f[1]
-        else:
-            f = _fast_fields(text)
-            if f is not None: return parse(text), f[0], f[1]
-    obj = _parse_slow(text)
-    return parse(text), type(obj), _getter(type(obj))(obj)
-
-def _parse_slow(text:str, rfc:str="1738") -> SchemeURL:
-    "`parse_url` by the scheme's parser: the way every URL the fast path does not match goes (and every error is found)"
+def _parse_slow(text: str, rfc: str = "1738") -> SchemeURL:
+    "`parse_url` by the scheme's parser: every URL the fast path does not match (and every error)"
     src = split_url(text, rfc)
     obj = _parser(src.scheme)(src)
-    if not isinstance(obj, SchemeURL): raise TypeError(f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL")
+    if not isinstance(obj, SchemeURL):
+        why = f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL"
+        raise TypeError(why)
     return obj
 
-_set_url_reader(parse_url, GenericURL)   # encoding, a floor below, reads URLs of registered schemes with it (RFC 1738 §2.2)
 
+# encoding, a floor below, reads URLs of registered schemes with it (RFC 1738 §2.2)
+_set_url_reader(parse_url, GenericURL)
 
 # %% ../../nbs/09_specific_schemes.ipynb #6c886baf
-def _run(chars:str) -> str:
-    "A pattern matching a run of `chars` and `%XX` escapes, run by run (it never gives back a character)"
-    return _many(chars.replace('%', ''), ESCAPE_RE)
+def _run(chars: str) -> str:
+    "A pattern for a run of `chars` and `%XX` escapes, run by run (it never gives back a character)"
+    return _many(chars.replace("%", ""), ESCAPE_RE)
+
 
 @lru_cache(maxsize=1)
 def _head() -> re.Pattern[str]:
-    "RFC 1738 §5: scheme = 1*[ lowalpha | digit | \"+\" | \"-\" | \".\" ] (any case), and its `:`"
+    'RFC 1738 §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (any case), and its `:`'
     return re.compile(f"({_cls(ALPHA)}{_cls(RFC1738_SCHEME)}*):")
+
 
 @lru_cache(maxsize=1)
 def _record_re() -> re.Pattern[str]:
-    "`_head` then `_generic_re`: a well-formed URL of the generic syntax, as scheme, path, search and fragment (`parse`'s split, as a `#` and a `?` can only be delimiters here)"
+    "`_head` then `_generic_re`: a well-formed URL of the generic syntax, in its four parts"
+    # `parse`'s split: scheme, path, search and fragment, as a `#` and a `?` can only be delimiters
     return re.compile(_head().pattern + _generic_re().pattern)
+
 
 @lru_cache(maxsize=1)
 def _generic_re() -> re.Pattern[str]:
-    "RFC 1630's generic `path [ ? search ] [ # fragmentid ]` over `URL_CHARS`, to the end of the text"
-    return re.compile(f"({_run(URL_CHARS.replace('?', ''))})(?:\\?({_run(URL_CHARS)}))?(?:#({_run(URL_CHARS)}))?\\Z")
+    "RFC 1630's generic `path [ ? search ] [ # fragmentid ]` over `URL_CHARS`, to the end"
+    path, rest = _run(URL_CHARS.replace("?", "")), _run(URL_CHARS)
+    return re.compile(f"({path})(?:\\?({rest}))?(?:#({rest}))?\\Z")
 
-def _fast_generic(text:str, scheme:str, start:int) -> Optional[_Fields]:
+
+def _fast_generic(text: str, scheme: str, start: int) -> Optional[_Fields]:
     "The `GenericURL` fields of a well-formed URL of an unknown scheme, or `None`"
     m = _generic_re().match(text, start)
     return None if m is None else (GenericURL, (text, scheme, *m.groups()))
+
+# %% ../../nbs/09_specific_schemes.ipynb #73bdd846
+def _reader(name: str) -> tuple[str, Optional[_Fast]]:
+    "A scheme name as written -> (its lower case, its fast reader or `None`)"
+    # the fast reader is its entry's; the generic one if nobody registered the scheme
+    r = _READERS.get(name)
+    if r is not None:
+        return r
+    gen, scheme = _GENERATION[0], name.lower()
+    _load_for(scheme)  # a built-in scheme's module, before its first URL is read
+    fast = _FAST.get(scheme)
+    if fast is None and scheme != "url" and _slice_of(scheme) is None:
+        fast = _fast_generic if _get(_REGISTRY, scheme) is None else None
+    r = scheme, fast
+    if len(name) > 32:
+        return r  # a name that long is no scheme anyone registered: not kept
+    with _LOCK:
+        if gen == _GENERATION[0]:  # the registry did not change while we looked
+            if len(_READERS) >= 256:
+                _READERS.clear()  # bounded: hostile input may name a new scheme on every line
+            _READERS[name] = r
+    return r
+
+
+def _fast_fields(text: str) -> Optional[_Fields]:
+    "The class and field values of `text` by its scheme's fast path (RFC 1738), or `None`"
+    # `None`: then the parser must read it
+    m = _head().match(text)
+    if m is None:
+        return None
+    scheme, fast = _READERS.get(m[1]) or _reader(m[1])
+    return None if fast is None else fast(text, scheme, m.end())
+
+# %% ../../nbs/09_specific_schemes.ipynb #e7ca2922
+_GETTERS: dict[type, Callable[[SchemeURL], tuple[Any, ...]]] = {}  # scheme class -> its `_getter`
+
+
+def _getter(cls: type[SchemeURL]) -> Callable[[SchemeURL], tuple[Any, ...]]:
+    "A function giving the field values of an object of `cls`, in field order (made once per class)"
+    g = _GETTERS.get(cls)
+    if g is None:
+        # a tuple: every class has `text` and `scheme`
+        g = _GETTERS[cls] = attrgetter(*(f.name for f in fields(cls)))
+    return g
+
+# %% ../../nbs/09_specific_schemes.ipynb #eda088ca
+def url_record(
+    text: str,  # a URL, as for `parse_url` (RFC 1738's reading)
+) -> tuple[URI, type[SchemeURL], tuple[Any, ...]]:
+    "`parse(text)`, and `parse_url(text)` not yet built (its class and field values): one reading"
+    # the field values in order: plain data, a password as written
+    if type(text) is str:
+        # RFC 1630's generic syntax, well formed: the scheme and the generic parts in one match
+        m = _record_re().match(text)
+        if m is not None:
+            g = m.groups()  # (scheme as written, path, search, fragment)
+            scheme, fast = _READERS.get(g[0]) or _reader(g[0])
+            if fast is _fast_generic:  # nothing more to read
+                return _new(URI, g), GenericURL, (text, scheme, g[1], g[2], g[3])
+            # the scheme's own fast reader goes on from the colon
+            f = fast and fast(text, scheme, m.end(1) + 1)
+            if f is not None:
+                return _new(URI, g), f[0], f[1]
+        else:
+            f = _fast_fields(text)
+            if f is not None:
+                return parse(text), f[0], f[1]
+    obj = _parse_slow(text)
+    return parse(text), type(obj), _getter(type(obj))(obj)
 
 # %% ../../nbs/09_specific_schemes.ipynb #00539618
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
 @dataclass(frozen=True, slots=True)
 class IPURL(SchemeURL):
     "Base of the IP-based schemes: RFC 1738 §3.1 `//<user>:<password>@<host>:<port>`"
-    user: Optional[str]       # decoded user name; `None` when absent, `''` when void (`ftp://@h/`)
-    password: Optional[str] = field(repr=False)   # decoded password; `None` when absent, `''` when void; never in the repr (RFC 1738 §6)
-    host: str                 # the host name or number as written (`''` only for a void `file:` host)
-    port: Optional[int]       # the port as written, `None` when absent
+
+    user: Optional[str]  # decoded user name; `None` when absent, `''` when void (`ftp://@h/`)
+    # decoded password; `None` when absent, `''` when void; never in the repr (RFC 1738 §6)
+    password: Optional[str] = field(repr=False)
+    host: str  # the host name or number as written (`''` only for a void `file:` host)
+    port: Optional[int]  # the port as written, `None` when absent
 
     @property
     def default_port(self) -> Optional[int]:
@@ -305,91 +406,134 @@ class IPURL(SchemeURL):
         return self.default_port if self.port is None else self.port
 
 # %% ../../nbs/09_specific_schemes.ipynb #d592a8d3
-# RFC 1738 §5: user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise; uchar = unreserved | escape
-USER_CHARS = ''.join(sorted(set(RFC1738_UNRESERVED + RFC1738_USER_EXTRA)))
+# RFC 1738 §5: user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise;
+# uchar = unreserved | escape
+USER_CHARS = "".join(sorted(set(RFC1738_UNRESERVED + RFC1738_USER_EXTRA)))
 _LABEL = frozenset(ALPHA + DIGIT + "-")
 
-def _check_host(src:Source, i:int, j:int) -> str:
-    "Check `text[i:j]` is a `hostnumber` (four digit groups) or a `hostname` (RFC 1034 labels, top label starts with a letter)"
-    labels = src.text[i:j].split('.')
-    _check_labels(src, i, labels)                              # host = hostname | hostnumber: both are '.'-separated labels
-    if all(lab.isascii() and lab.isdigit() for lab in labels): _check_hostnumber(src, i, labels)
-    elif labels[-1][0] in DIGIT:                               # toplabel = alpha | alpha *[ alphadigit | "-" ] alphadigit
-        src.fail(j - len(labels[-1]), 'hostname', "the rightmost domain label never starts with a digit")
-    return src.text[i:j]
 
-def _check_labels(src:Source, i:int, labels:list[str]) -> None:
-    "Each label (the first at `i`) is a `domainlabel = alphadigit | alphadigit *[ alphadigit | \"-\" ] alphadigit`"
+def _check_labels(src: Source, i: int, labels: list[str]) -> None:
+    "Each label (the first at `i`) is a `domainlabel`, RFC 1034's"
+    # domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
     pos = i
     for lab in labels:
         for k, ch in enumerate(lab):
-            if ch not in _LABEL: src.fail(pos + k, 'host', f"{describe_char(ch)} is not allowed in a host name")
-        if not lab: src.fail(pos, 'host', "a domain label is one or more letters, digits or '-'")
-        if lab[0] == '-' or lab[-1] == '-':
-            src.fail(pos if lab[0] == '-' else pos + len(lab) - 1, 'hostname', "a domain label starts and ends with a letter or digit")
+            if ch not in _LABEL:
+                src.fail(pos + k, "host", f"{describe_char(ch)} is not allowed in a host name")
+        if not lab:
+            src.fail(pos, "host", "a domain label is one or more letters, digits or '-'")
+        if lab[0] == "-" or lab[-1] == "-":
+            why = "a domain label starts and ends with a letter or digit"
+            src.fail(pos if lab[0] == "-" else pos + len(lab) - 1, "hostname", why)
         pos += len(lab) + 1
 
-def _check_hostnumber(src:Source, i:int, labels:list[str]) -> None:
-    "`hostnumber = digits \".\" digits \".\" digits \".\" digits`, the first group at `i`"
-    if len(labels) != 4: src.fail(i, 'hostnumber', "a host number is four decimal digit groups separated by '.'")
+# %% ../../nbs/09_specific_schemes.ipynb #3f8403ef
+def _check_hostnumber(src: Source, i: int, labels: list[str]) -> None:
+    '`hostnumber = digits "." digits "." digits "." digits`, the first group at `i`'
+    if len(labels) != 4:
+        src.fail(i, "hostnumber", "a host number is four decimal digit groups separated by '.'")
     pos = i
-    for lab in labels:                   # "its IP address": each group is an octet, read in decimal (never octal)
-        if _bounded(lab, 255) is None: src.fail(pos, 'hostnumber', "a group of an IP address is 0 to 255")
+    for lab in labels:  # "its IP address": each group is an octet, read in decimal (never octal)
+        if _bounded(lab, 255) is None:
+            src.fail(pos, "hostnumber", "a group of an IP address is 0 to 255")
         pos += len(lab) + 1
+
+# %% ../../nbs/09_specific_schemes.ipynb #56f21888
+def _check_host(src: Source, i: int, j: int) -> str:
+    "Check that `text[i:j]` is a `hostnumber` or a `hostname`, and return it"
+    # a hostnumber is four digit groups; a hostname RFC 1034 labels, its top label starting with
+    # a letter. host = hostname | hostnumber: both are '.'-separated labels
+    labels = src.text[i:j].split(".")
+    _check_labels(src, i, labels)
+    if all(lab.isascii() and lab.isdigit() for lab in labels):
+        _check_hostnumber(src, i, labels)
+    elif labels[-1][0] in DIGIT:  # toplabel = alpha | alpha *[ alphadigit | "-" ] alphadigit
+        why = "the rightmost domain label never starts with a digit"
+        src.fail(j - len(labels[-1]), "hostname", why)
+    return src.text[i:j]
 
 # %% ../../nbs/09_specific_schemes.ipynb #b2eadf02
 # RFC 1630: login  [ user [ : password ] @ ] hostport;  hostport  host [ : port ]
 class Login(NamedTuple):
     "The parts of RFC 1738 §3.1's `//<user>:<password>@<host>:<port>`, and where the login ends"
-    user: Optional[str]      # decoded; `None` when absent
-    password: Optional[str]  # decoded; `None` when absent
-    host: str                # as written
-    port: Optional[int]      # `None` when absent
-    end: int                 # index (in `src.text`) just after the login: the `/` (or other stop) or `src.end`
 
-    def __repr__(self) -> str:   # RFC 1738 §6: a password is never shown
-        return f"Login(user={self.user!r}, password={None if self.password is None else '***'}, host={self.host!r}, port={self.port!r}, end={self.end!r})"
+    user: Optional[str]  # decoded; `None` when absent
+    password: Optional[str]  # decoded; `None` when absent
+    host: str  # as written
+    port: Optional[int]  # `None` when absent
+    end: int  # index (in `src.text`) just after the login: the `/` (or other stop) or `src.end`
+
+    def __repr__(self) -> str:  # RFC 1738 §6: a password is never shown
+        pw = None if self.password is None else "***"
+        return (
+            f"Login(user={self.user!r}, password={pw}, host={self.host!r}, "
+            f"port={self.port!r}, end={self.end!r})"
+        )
 
 # %% ../../nbs/09_specific_schemes.ipynb #01b94b6a
-# RFC 1738 §5: ip-schemepart = "//" login [ "/" urlpath ]
-def parse_login(src:Source,          # what `split_url` read
-                stops:str="/",       # characters that end the login (http also ends it at `?`)
-                user:bool=True,      # whether `user:password@` is allowed
-                void_host:bool=False,# whether the host may be void (`file:///`)
-               ) -> Login:
-    "Read `//<user>:<password>@<host>:<port>` at the start of `src`'s scheme-specific part"
-    t, i, end = src.text, src.start, src.end
-    if not t.startswith('//', i, end): src.fail(i, 'ip-schemepart', f"a {src.scheme}: URL starts with '//' and a host")
-    i += 2
-    j = min([k for k in (t.find(c, i, end) for c in stops) if k >= 0], default=end)
-    at, c = _login_split(t, i, j)            # the last '@' ends the login (an earlier one is an unencoded '@' in the user); the split error messages mask
-    u = pw = None
-    if at >= 0:
-        if not user: src.fail(i, 'hostport', f"no user name or password is allowed in a {src.scheme}: URL")
-        ok = USER_CHARS if src.rfc == "1738" else ALPHANUM2
-        u = src.decode(i, at if c < 0 else c, ok, 'user')
-        if c >= 0: pw = src.decode(c + 1, at, ok, 'password')
-        i = at + 1
-    c = t.find(':', i, j)
-    he = j if c < 0 else c
-    if he == i and not void_host: src.fail(i, 'host', f"a {src.scheme}: URL needs a host name or number")
-    host = _check_host(src, i, he) if he > i else ''
-    return Login(u, pw, host, None if c < 0 else _read_port(src, c + 1, j), j)
-
-def _read_port(src:Source, i:int, j:int) -> int:
+def _read_port(src: Source, i: int, j: int) -> int:
     "The decimal port in `text[i:j]`"
-    if i == j: src.fail(i, 'port', "a port is one or more decimal digits; if the port is omitted, the colon is as well")
+    if i == j:
+        why = "a port is one or more decimal digits; if the port is omitted, the colon is as well"
+        src.fail(i, "port", why)
     for k in range(i, j):
-        if src.text[k] not in DIGIT: src.fail(k, 'port', f"a port is decimal digits; found {describe_char(src.text[k])}")
-    port = _bounded(src.text[i:j], 65535)    # the IP-based schemes of RFC 1738 all run over TCP: a 16-bit port
-    if port is None: src.fail(i, 'port', "a TCP port is a number from 0 to 65535 (RFC 793: 16 bits)")
+        if src.text[k] not in DIGIT:
+            src.fail(k, "port", f"a port is decimal digits; found {describe_char(src.text[k])}")
+    # the IP-based schemes of RFC 1738 all run over TCP: a 16-bit port
+    port = _bounded(src.text[i:j], 65535)
+    if port is None:
+        src.fail(i, "port", "a TCP port is a number from 0 to 65535 (RFC 793: 16 bits)")
     return port
 
+# %% ../../nbs/09_specific_schemes.ipynb #f40e8fac
+# RFC 1738 §5: ip-schemepart = "//" login [ "/" urlpath ]
+def parse_login(
+    src: Source,  # what `split_url` read
+    stops: str = "/",  # characters that end the login (http also ends it at `?`)
+    user: bool = True,  # whether `user:password@` is allowed
+    void_host: bool = False,  # whether the host may be void (`file:///`)
+) -> Login:
+    "Read `//<user>:<password>@<host>:<port>` at the start of `src`'s scheme-specific part"
+    t, i, end = src.text, src.start, src.end
+    if not t.startswith("//", i, end):
+        src.fail(i, "ip-schemepart", f"a {src.scheme}: URL starts with '//' and a host")
+    i += 2
+    j = min([k for k in (t.find(c, i, end) for c in stops) if k >= 0], default=end)
+    # the last '@' ends the login (an earlier one is an unencoded '@' in the user);
+    # the split error messages mask
+    at, c = _login_split(t, i, j)
+    u = pw = None
+    if at >= 0:
+        if not user:
+            src.fail(i, "hostport", f"no user name or password is allowed in a {src.scheme}: URL")
+        ok = USER_CHARS if src.rfc == "1738" else ALPHANUM2
+        u = src.decode(i, at if c < 0 else c, ok, "user")
+        if c >= 0:
+            pw = src.decode(c + 1, at, ok, "password")
+        i = at + 1
+    c = t.find(":", i, j)
+    he = j if c < 0 else c
+    if he == i and not void_host:
+        src.fail(i, "host", f"a {src.scheme}: URL needs a host name or number")
+    host = _check_host(src, i, he) if he > i else ""
+    return Login(u, pw, host, None if c < 0 else _read_port(src, c + 1, j), j)
+
 # %% ../../nbs/09_specific_schemes.ipynb #3db31935
-# For the fast path: RFC 1738 §3.1 host = hostname | hostnumber, as one pattern (what `_check_host` accepts)
-_OCTET_RE = "(?:0*+(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]?)|0++)"   # a group of a host number: 0-255, leading zeros allowed (as `_check_host`)
-_LABEL_RE = "[A-Za-z0-9]++(?:-++[A-Za-z0-9]++)*+"     # domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
-_HOST_RE = (f"(?:{_LABEL_RE}\\.)*[A-Za-z][A-Za-z0-9]*+(?:-++[A-Za-z0-9]++)*+"   # hostname = *[ domainlabel "." ] toplabel
-            f"|{_OCTET_RE}\\.{_OCTET_RE}\\.{_OCTET_RE}\\.{_OCTET_RE}")     # hostnumber = digits "." digits "." digits "." digits, each 0-255
-_PORT_RE = "0*+(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})|0++"   # port = digits, 0-65535 (a larger one goes the slow way, which reports it)
-_FRAGMENT_RE = f"(?:#({_run(URL_CHARS)}))?\\Z"                  # [ # fragmentid ], then the end of the text
+# For the fast path: RFC 1738 §3.1 host = hostname | hostnumber, as one pattern
+# (what `_check_host` accepts).
+# A group of a host number: 0-255, leading zeros allowed (as `_check_host`)
+_OCTET_RE = "(?:0*+(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]?)|0++)"
+# domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
+_LABEL_RE = "[A-Za-z0-9]++(?:-++[A-Za-z0-9]++)*+"
+_HOST_RE = (
+    # hostname = *[ domainlabel "." ] toplabel
+    f"(?:{_LABEL_RE}\\.)*[A-Za-z][A-Za-z0-9]*+(?:-++[A-Za-z0-9]++)*+"
+    # hostnumber = digits "." digits "." digits "." digits, each 0-255
+    f"|{_OCTET_RE}\\.{_OCTET_RE}\\.{_OCTET_RE}\\.{_OCTET_RE}"
+)
+# port = digits, 0-65535 (a larger one goes the slow way, which reports it)
+_PORT_RE = (
+    "0*+(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})"
+    "|0++"
+)
+_FRAGMENT_RE = f"(?:#({_run(URL_CHARS)}))?\\Z"  # [ # fragmentid ], then the end of the text

@@ -11,221 +11,345 @@ from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Optional
-if TYPE_CHECKING: from uri1630.url_grammar import _Combinators, Node   # for the _bnf_* builders
+
+if TYPE_CHECKING:
+    from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, _bounded
-from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, RFC1738_UNRESERVED, RFC1738_HSEGMENT_EXTRA
-from . import IPURL, SchemeURL, Source, parse_login, parse_url, _run, _Fields, _HOST_RE, _PORT_RE, _FRAGMENT_RE
+from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA
+from ..grammar import RFC1738_UNRESERVED, RFC1738_HSEGMENT_EXTRA
+from . import IPURL, SchemeURL, Source, parse_login, parse_url
+from . import _run, _Fields, _HOST_RE, _PORT_RE, _FRAGMENT_RE
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/10_http.ipynb #eb92da41
-# RFC 1738 §5: hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise (uchar = unreserved | escape)
+# RFC 1738 §5: hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]; search likewise
+# (uchar = unreserved | escape)
 _UCHAR = RFC1738_UNRESERVED
-HTTP_CHARS = MappingProxyType({"1738": _UCHAR + RFC1738_HSEGMENT_EXTRA,
-              # RFC 1630 URL BNF: segment = xpalphas; search = xalphas [ + search ] (xalpha = alpha|digit|safe|extra|escape)
-              "1630": ALPHA + DIGIT + SAFE_URL + EXTRA})
+HTTP_CHARS = MappingProxyType(
+    {
+        "1738": _UCHAR + RFC1738_HSEGMENT_EXTRA,
+        # RFC 1630 URL BNF: segment = xpalphas; search = xalphas [ + search ]
+        # (xalpha = alpha | digit | safe | extra | escape)
+        "1630": ALPHA + DIGIT + SAFE_URL + EXTRA,
+    }
+)
+
 
 @dataclass(frozen=True, slots=True)
 class HttpURL(IPURL):
-    "An `http:` URL: host, port, the opaque `path` and `search` (both as written), and the `fragment`"
-    path: str                 # the url-path after the host's `/`, as written (escapes kept); `''` when void or absent
-    search: Optional[str]     # the search part after `?`, as written; `None` when absent
-    fragment: Optional[str]   # the fragment id, as written; `None` when absent
+    "An `http:` URL: host, port, the opaque `path` and `search` (both as written), the `fragment`"
 
-    # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details" (see "What is sent to the server")
+    # the url-path after the host's `/`, as written (escapes kept); `''` when void or absent
+    path: str
+    search: Optional[str]  # the search part after `?`, as written; `None` when absent
+    fragment: Optional[str]  # the fragment id, as written; `None` when absent
+
+    # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
+    # (see "What is sent to the server")
     def request_target(self) -> str:
-        "The string sent to the server itself: `/`, the path, and `?search` if present; never the fragment"
-        return '/' + self.path + ('' if self.search is None else '?' + self.search)
+        "The string sent to the server itself: `/`, the path, `?search` if any; never the fragment"
+        return "/" + self.path + ("" if self.search is None else "?" + self.search)
 
     def proxy_target(self) -> str:
         "The string sent to a gateway (proxy): the entire URI as written, without the fragment id"
-        return self.text if self.fragment is None else self.text[:len(self.text) - len(self.fragment) - 1]
+        if self.fragment is None:
+            return self.text
+        return self.text[: len(self.text) - len(self.fragment) - 1]
 
 # %% ../../nbs/10_http.ipynb #2b614ae1
 # RFC 1630: httpaddress  h t t p : / / hostport [ / path ] [ ? search ]
-_LOGIN = LoginRule(stops="/?", user=False)   # RFC 1738 §3.1: how this scheme's login reads (also in its record)
+# RFC 1738 §3.1: how this scheme's login reads (also in its record)
+_LOGIN = LoginRule(stops="/?", user=False)
 
-def _parse_http(src:Source) -> HttpURL:
+
+def _parse_http(src: Source) -> HttpURL:
     "Read `http://hostport [ / path ] [ ? search ]`"
     lg = parse_login(src, *_LOGIN)
     t, i, end, ok = src.text, lg.end, src.end, HTTP_CHARS[src.rfc]
-    if src.rfc == "1738" and i < end and t[i] == '?':
-        src.fail(i, 'httpurl', "RFC 1738 allows a search only after a '/' and a path (http://host/?search); rfc='1630' allows it")
-    p0 = i + 1 if i < end and t[i] == '/' else i
-    q = t.find('?', p0, end)
+    if src.rfc == "1738" and i < end and t[i] == "?":
+        why = "RFC 1738 allows a search only after a '/' and a path (http://host/?search)"
+        src.fail(i, "httpurl", why + "; rfc='1630' allows it")
+    p0 = i + 1 if i < end and t[i] == "/" else i
+    q = t.find("?", p0, end)
     pe = end if q < 0 else q
-    path = src.check(p0, pe, ok + '/', 'hpath' if src.rfc == "1738" else 'path')
-    search = None if q < 0 else src.check(q + 1, end, ok, 'search')
+    path = src.check(p0, pe, ok + "/", "hpath" if src.rfc == "1738" else "path")
+    search = None if q < 0 else src.check(q + 1, end, ok, "search")
     return HttpURL(src.url, src.scheme, None, None, lg.host, lg.port, path, search, src.fragment)
 
 # %% ../../nbs/10_http.ipynb #77d46611
-# The fast path (see nbs/09): RFC 1738 §5 httpurl = "http://" hostport [ "/" hpath [ "?" search ] ], in one match
+# The fast path (see nbs/09): RFC 1738 §5
+# httpurl = "http://" hostport [ "/" hpath [ "?" search ] ], in one match
 @lru_cache(maxsize=1)
 def _http_re() -> re.Pattern[str]:
-    ok = HTTP_CHARS["1738"]
-    return re.compile(f"//({_HOST_RE})(?::({_PORT_RE}))?(?:/({_run(ok + '/')})(?:\\?({_run(ok)}))?)?{_FRAGMENT_RE}")
+    path, search = _run(HTTP_CHARS["1738"] + "/"), _run(HTTP_CHARS["1738"])
+    return re.compile(
+        f"//({_HOST_RE})(?::({_PORT_RE}))?(?:/({path})(?:\\?({search}))?)?{_FRAGMENT_RE}"
+    )
 
-def _fast_http(text:str, scheme:str, start:int) -> Optional[_Fields]:
-    "The `HttpURL` fields of a well-formed RFC 1738 http URL, or `None` (then `_parse_http` reads it)"
+
+def _fast_http(text: str, scheme: str, start: int) -> Optional[_Fields]:
+    "The `HttpURL` fields of a well-formed RFC 1738 http URL, or `None`: `_parse_http` reads it"
     m = _http_re().match(text, start)
-    if m is None: return None
+    if m is None:
+        return None
     host, port, path, search, fragment = m.groups()
-    return HttpURL, (text, scheme, None, None, host, None if port is None else _bounded(port, 65535), path or '', search, fragment)
+    n = None if port is None else _bounded(port, 65535)
+    return HttpURL, (text, scheme, None, None, host, n, path or "", search, fragment)
 
 # %% ../../nbs/10_http.ipynb #aba04179
 import re
 from typing import TYPE_CHECKING
 from ..errors import _need_str
+
 if TYPE_CHECKING:
     from uri1630.transport import _Conn, RetrievalOptions
     from uri1630.catalog import Risk
 
 # %% ../../nbs/10_http.ipynb #98adf03a
 # RFC 1630 "HTTP": "the string sent starts with the slash which follows the host details"
-def _first_bad(s:str) -> Optional[int]:
-    "Index of the first space, control or non-ASCII character of `s` (`None` if none): none may go on a request line"
+def _first_bad(s: str) -> Optional[int]:
+    "Index of the first space, control or non-ASCII character of `s` (`None` if none)"
+    # none may go on a request line
     return next((i for i, ch in enumerate(s) if ord(ch) <= 32 or ord(ch) >= 127), None)
 
-def http_request(target:str,         # the request target: `request_target()` of an http URL (a whole URI for a gateway)
-                 host:str,           # the host, for the `Host` header
-                 port:Optional[int]=None, # the port as written in the URL (`None`: the default, 80)
-                 gateway:bool=False, # whether `target` is a whole URI sent to a gateway ("proxy")
-                ) -> bytes:
+
+def http_request(
+    # the request target: `request_target()` of an http URL (a whole URI for a gateway)
+    target: str,
+    host: str,  # the host, for the `Host` header
+    port: Optional[int] = None,  # the port as written in the URL (`None`: the default, 80)
+    gateway: bool = False,  # whether `target` is a whole URI sent to a gateway ("proxy")
+) -> bytes:
     "The HTTP/1.0 `GET` request for `target` on `host`, as sent on the wire"
-    target, host = _need_str(target, 'target'), _need_str(host, 'host')
+    target, host = _need_str(target, "target"), _need_str(host, "host")
     bad = _first_bad(target)
-    if bad is not None or not (gateway or target.startswith('/')):
-        raise URIError("an HTTP request target starts with '/' and holds no space or control character: they must be escaped",
-                       target, bad if bad is not None else 0, 'http')
+    if bad is not None or not (gateway or target.startswith("/")):
+        why = (
+            "an HTTP request target starts with '/' and holds no space or control character:"
+            " they must be escaped"
+        )
+        raise URIError(why, target, bad if bad is not None else 0, "http")
     # RFC 1738 §6: nothing the caller passes may add a line to the request
     bad = _first_bad(host)
-    if bad is not None: raise URIError("a Host holds no space, control or non-ASCII character", host, bad, 'host')
-    if port is not None and (not isinstance(port, int) or isinstance(port, bool)): raise TypeError(f"port must be an int or None, not {type(port).__name__}")
+    if bad is not None:
+        raise URIError("a Host holds no space, control or non-ASCII character", host, bad, "host")
+    if port is not None and (not isinstance(port, int) or isinstance(port, bool)):
+        raise TypeError(f"port must be an int or None, not {type(port).__name__}")
     hostport = host if port in (None, 80) else f"{host}:{port}"
-    return f"GET {target} HTTP/1.0\r\nHost: {hostport}\r\nUser-Agent: uri1630\r\nAccept: */*\r\nConnection: close\r\n\r\n".encode('ascii')
+    head = f"GET {target} HTTP/1.0\r\nHost: {hostport}\r\n"
+    return (head + "User-Agent: uri1630\r\nAccept: */*\r\nConnection: close\r\n\r\n").encode(
+        "ascii"
+    )
 
 # %% ../../nbs/10_http.ipynb #53190cb4
-_STATUS_RE = re.compile(rb'HTTP/(\d)\.(\d) (\d{3})(?: ([^\r\n]*))?\r?\n\Z')
+_STATUS_RE = re.compile(rb"HTTP/(\d)\.(\d) (\d{3})(?: ([^\r\n]*))?\r?\n\Z")
 
-def _status_line(c:'_Conn', command:str) -> tuple[int, bytes]:
+
+def _status_line(c: "_Conn", command: str) -> tuple[int, bytes]:
     "Read the status line: `(status, reason as sent)`"
-    line = c.readline('the HTTP status line')
-    if not line: c.fail("the HTTP server closed the connection without a reply", command=command)
+    line = c.readline("the HTTP status line")
+    if not line:
+        c.fail("the HTTP server closed the connection without a reply", command=command)
     m = _STATUS_RE.match(line)
-    status = _bounded(m[3], 999) if m else None    # `\d{3}`: three digits
-    if m is None or status is None: c.fail(f"malformed HTTP status line {line[:80]!r}", command=command)
-    return status, m[4] or b''
+    status = _bounded(m[3], 999) if m else None  # `\d{3}`: three digits
+    if m is None or status is None:
+        c.fail(f"malformed HTTP status line {line[:80]!r}", command=command)
+    return status, m[4] or b""
 
-def _http_head(c:'_Conn', command:str) -> tuple[int, str, dict[str, str]]:
+# %% ../../nbs/10_http.ipynb #7b5a39b0
+def _http_head(c: "_Conn", command: str) -> tuple[int, str, dict[str, str]]:
     "Read the status line and headers: `(status, reason, {lower-cased name: value})`"
     status, reason = _status_line(c, command)
     headers: dict[str, str] = {}
     while True:
-        h = c.readline('the HTTP headers')
-        if h in (b'\r\n', b'\n'): break
-        name, sep, raw = h.partition(b':')
-        if not h.endswith(b'\n') or not sep or not name or name != name.strip() or len(headers) > 200:
+        h = c.readline("the HTTP headers")
+        if h in (b"\r\n", b"\n"):
+            break
+        name, sep, raw = h.partition(b":")
+        well_formed = h.endswith(b"\n") and sep and name and name == name.strip()
+        if not well_formed or len(headers) > 200:
             c.fail(f"malformed HTTP header line {h[:80]!r}", status, command)
-        key, value = name.decode('latin-1').lower(), raw.strip().decode('latin-1')
-        if key == 'content-length':      # RFC 7230 §3.3.2: differing values (in one header or several) are an error
-            values = {v.strip() for v in value.split(',')} | ({headers[key]} if key in headers else set())
-            if len(values) > 1: c.fail(f"differing Content-Length values {sorted(values)[:4]} (RFC 7230 §3.3.2: an unrecoverable error)", status, command)
+        key, value = name.decode("latin-1").lower(), raw.strip().decode("latin-1")
+        # RFC 7230 §3.3.2: differing values (in one header or several) are an error
+        if key == "content-length":
+            values = {v.strip() for v in value.split(",")}
+            values |= {headers[key]} if key in headers else set()
+            if len(values) > 1:
+                why = f"differing Content-Length values {sorted(values)[:4]}"
+                c.fail(f"{why} (RFC 7230 §3.3.2: an unrecoverable error)", status, command)
             value = values.pop()
         headers[key] = value
-    return status, reason.decode('latin-1'), headers
+    return status, reason.decode("latin-1"), headers
 
 # %% ../../nbs/10_http.ipynb #0e5c3a7d
-_HEX_OCTETS = frozenset(HEX.encode('ascii'))   # RFC 2616 §3.6.1: chunk-size = 1*HEX
+_HEX_OCTETS = frozenset(HEX.encode("ascii"))  # RFC 2616 §3.6.1: chunk-size = 1*HEX
 
-def _http_body(c:'_Conn', status:int, headers:dict[str, str], command:str) -> bytes:
+
+def _http_body(c: "_Conn", status: int, headers: dict[str, str], command: str) -> bytes:
     "Read the body the headers announce: chunked, `Content-Length` octets, or to the close"
-    from uri1630.transport import _number      # the transport, imported on the first retrieval
-    if 100 <= status < 200 or status in (204, 304): return b''
-    te = headers.get('transfer-encoding', 'identity').lower()
-    if te == 'chunked':
+    # the transport, imported on the first retrieval
+    from uri1630.transport import _number
+
+    if 100 <= status < 200 or status in (204, 304):
+        return b""
+    te = headers.get("transfer-encoding", "identity").lower()
+    if te == "chunked":
         body = bytearray()
         while True:
-            size = c.readline('a chunk size').split(b';')[0].strip()
-            if not size or any(ch not in _HEX_OCTETS for ch in size): c.fail(f"malformed chunk size {size[:20]!r}", status, command)
-            n = _number(c, size, 16, 'chunk size', command, status)
-            if n == 0: break
-            if len(body) + n > c.max_bytes: c.fail(f"the chunked body is more than max_bytes={c.max_bytes} octets", status, command)
-            body += c.read_exactly(n, 'chunk'); c.readline('the end of a chunk')
-        while c.readline('the trailer') not in (b'\r\n', b'\n', b''): pass
+            size = c.readline("a chunk size").split(b";")[0].strip()
+            if not size or any(ch not in _HEX_OCTETS for ch in size):
+                c.fail(f"malformed chunk size {size[:20]!r}", status, command)
+            n = _number(c, size, 16, "chunk size", command, status)
+            if n == 0:
+                break
+            if len(body) + n > c.max_bytes:
+                why = f"the chunked body is more than max_bytes={c.max_bytes} octets"
+                c.fail(why, status, command)
+            body += c.read_exactly(n, "chunk")
+            c.readline("the end of a chunk")
+        while c.readline("the trailer") not in (b"\r\n", b"\n", b""):
+            pass
         return bytes(body)
-    if te != 'identity': c.fail(f"unsupported Transfer-Encoding {te!r}", status, command)
-    cl = headers.get('content-length')
-    if cl is None: return c.read_to_end('the HTTP body')
-    if not cl.isascii() or not cl.isdigit(): c.fail(f"malformed Content-Length {cl[:20]!r}", status, command)
-    return c.read_exactly(_number(c, cl.encode(), 10, 'Content-Length', command, status), 'HTTP body')
+    if te != "identity":
+        c.fail(f"unsupported Transfer-Encoding {te!r}", status, command)
+    cl = headers.get("content-length")
+    if cl is None:
+        return c.read_to_end("the HTTP body")
+    if not cl.isascii() or not cl.isdigit():
+        c.fail(f"malformed Content-Length {cl[:20]!r}", status, command)
+    n = _number(c, cl.encode(), 10, "Content-Length", command, status)
+    return c.read_exactly(n, "HTTP body")
 
 # %% ../../nbs/10_http.ipynb #88881728
-def _retrieve_http(u:HttpURL, o:'RetrievalOptions') -> bytes:
-    "RFC 1630 \"HTTP\": connect to host:port, `GET` the `request_target()`, return the body of a 2xx reply; redirects, if asked for, in a loop"
-    from uri1630.transport import RetrievalError, _prepare   # the transport, imported on the first retrieval
-    while True:                             # one turn per request: the server decides how many turns (up to `redirects`), never the stack's depth
+def _retrieve_http(u: HttpURL, o: "RetrievalOptions") -> bytes:
+    'RFC 1630 "HTTP": `GET` the `request_target()` from host:port; the body of a 2xx reply'
+    # redirects, if asked for, are followed in a loop.
+    # The transport, imported on the first retrieval:
+    from uri1630.transport import RetrievalError, _prepare
+
+    # one turn per request: the server decides how many turns (up to `redirects`), never the
+    # stack's depth
+    while True:
         target = u.request_target()
         port = u.port if u.port is not None else u.default_port
-        assert port is not None             # http has a default port (80)
-        command, request = f"GET {target}", http_request(target, u.host, u.port)    # built (and checked) before connecting
-        with o.conn(u.host, port, 'http') as c:
+        assert port is not None  # http has a default port (80)
+        # built (and checked) before connecting
+        command, request = f"GET {target}", http_request(target, u.host, u.port)
+        with o.conn(u.host, port, "http") as c:
             c.send(request)
             status, reason, headers = _http_head(c, command)
             body = _http_body(c, status, headers, command)
-        if 200 <= status < 300: return body
-        loc = headers.get('location')
-        if not (300 <= status < 400 and loc and o.redirects > 0): break
-        try: nxt = _prepare(_redirect_target(u, loc), o)   # the checks any URL gets before its retrieval
-        except RetrievalError: raise
-        except URIError as e:               # the server chose this URL: its faults are the server's
-            o.fail(f"HTTP {status} {reason}: the redirect target {loc[:80]!r} cannot be followed: {e.message}", 'http', status, command)
-        assert isinstance(nxt, HttpURL)     # `_redirect_target` gives http URLs only
+        if 200 <= status < 300:
+            return body
+        loc = headers.get("location")
+        if not (300 <= status < 400 and loc and o.redirects > 0):
+            break
+        try:
+            # the checks any URL gets before its retrieval
+            nxt = _prepare(_redirect_target(u, loc), o)
+        except RetrievalError:
+            raise
+        except URIError as e:  # the server chose this URL: its faults are the server's
+            why = f"the redirect target {loc[:80]!r} cannot be followed: {e.message}"
+            o.fail(f"HTTP {status} {reason}: {why}", "http", status, command)
+        assert isinstance(nxt, HttpURL)  # `_redirect_target` gives http URLs only
         u, o = nxt, o._replace(url=nxt.text, redirects=o.redirects - 1)
-    more = f" to {loc[:200]}" if loc and 300 <= status < 400 else ''
-    o.fail(f"HTTP {status} {reason}{more}", 'http', status, command)
+    more = f" to {loc[:200]}" if loc and 300 <= status < 400 else ""
+    o.fail(f"HTTP {status} {reason}{more}", "http", status, command)
 
-# RFC 1630 "Partial form": "//" and a host keep only the scheme of the context; "/" and a path keep its host and port too
-def _redirect_target(u:HttpURL,  # the URL whose reply redirects
-                     loc:str,    # the reply's `Location`, as sent
-                    ) -> str:
-    "The http URL a `Location` names: an absolute http URL as sent, `//host…` with u's scheme, `/path…` on u's host and port; else `URIError`"
-    if loc.startswith('//'): url = 'http:' + loc
-    elif loc.startswith('/'): url = f"http://{u.host}{'' if u.port is None else f':{u.port}'}{loc}"
-    elif loc[:5].lower() == 'http:': url = loc
-    else: raise URIError(f"not following the redirect to {loc[:200]!r} (only http: URLs, //host and absolute paths)", loc[:200], 0, 'http')
-    t = parse_url(url)                      # a URLError if it names no http object at all
-    if loc.startswith('/') and not loc.startswith('//') and (getattr(t, 'host', None), getattr(t, 'port', None)) != (u.host, u.port):   # belt and braces: a path keeps the host
-        raise URIError(f"the redirect {loc[:200]!r} would change the host", loc[:200], 0, 'http')
+# %% ../../nbs/10_http.ipynb #ba0bef5d
+# RFC 1630 "Partial form": "//" and a host keep only the scheme of the context; "/" and a path
+# keep its host and port too
+def _redirect_target(
+    u: HttpURL,  # the URL whose reply redirects
+    loc: str,  # the reply's `Location`, as sent
+) -> str:
+    "The http URL a `Location` names; else `URIError`"
+    # an absolute http URL as sent, `//host…` with u's scheme, `/path…` on u's host and port
+    if loc.startswith("//"):
+        url = "http:" + loc
+    elif loc.startswith("/"):
+        url = f"http://{u.host}{'' if u.port is None else f':{u.port}'}{loc}"
+    elif loc[:5].lower() == "http:":
+        url = loc
+    else:
+        why = f"not following the redirect to {loc[:200]!r}"
+        raise URIError(why + " (only http: URLs, //host and absolute paths)", loc[:200], 0, "http")
+    t = parse_url(url)  # a URLError if it names no http object at all
+    # belt and braces: a path keeps the host
+    path_only = loc.startswith("/") and not loc.startswith("//")
+    if path_only and (getattr(t, "host", None), getattr(t, "port", None)) != (u.host, u.port):
+        raise URIError(f"the redirect {loc[:200]!r} would change the host", loc[:200], 0, "http")
     return url
 
 # %% ../../nbs/10_http.ipynb #0490d0fd
-def _retrieve_via_gateway(u:SchemeURL, o:'RetrievalOptions') -> bytes:
-    "RFC 1630 \"HTTP\": send the entire URI (without its fragment) to the gateway on the HTTP command line"
-    fragment: Optional[str] = getattr(u, 'fragment', None)     # every scheme's URL class has one; the base class has not
-    target = u.text if fragment is None else u.text[:len(u.text) - len(fragment) - 1]
-    assert o.proxy is not None              # _retrieve sends a URL here only when a gateway is set
+def _retrieve_via_gateway(u: SchemeURL, o: "RetrievalOptions") -> bytes:
+    'RFC 1630 "HTTP": send the entire URI (without its fragment) to the gateway on the GET line'
+    # every scheme's URL class has one; the base class has not
+    fragment: Optional[str] = getattr(u, "fragment", None)
+    target = u.text if fragment is None else u.text[: len(u.text) - len(fragment) - 1]
+    assert o.proxy is not None  # _retrieve sends a URL here only when a gateway is set
     host, port = o.proxy
-    command, request = f"GET {target}", http_request(target, getattr(u, 'host', '') or host, getattr(u, 'port', None), gateway=True)
-    with o.conn(host, port, 'http') as c:
+    command = f"GET {target}"
+    hostname, hostport = getattr(u, "host", "") or host, getattr(u, "port", None)
+    request = http_request(target, hostname, hostport, gateway=True)
+    with o.conn(host, port, "http") as c:
         c.send(request)
         status, reason, headers = _http_head(c, command)
         body = _http_body(c, status, headers, command)
-    if 200 <= status < 300: return body
-    o.fail(f"HTTP {status} {reason} from the gateway {host}:{port}", 'http', status, command)
+    if 200 <= status < 300:
+        return body
+    o.fail(f"HTTP {status} {reason} from the gateway {host}:{port}", "http", status, command)
 
 # %% ../../nbs/10_http.ipynb #4d063d4d
-def _bnf_rfc1630(G:"_Combinators", P:dict[str, Any], o:dict[str, bool]) -> None:
-    "RFC 1630's `httpaddress` (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    P['httpaddress'] = G.Rule('httpaddress', G.Seq(G.Lit('http://'), P['hostport'], G.Opt(G.Seq(G.Lit('/'), P['path'])),
-                                                   G.Opt(G.Seq(G.Lit('?'), P['search']))))
+def _bnf_rfc1630(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    o: dict[str, bool],  # the repairs (none concerns http)
+) -> None:
+    "RFC 1630's `httpaddress`"
+    P["httpaddress"] = G.Rule(
+        "httpaddress",
+        G.Seq(
+            G.Lit("http://"),
+            P["hostport"],
+            G.Opt(G.Seq(G.Lit("/"), P["path"])),
+            G.Opt(G.Seq(G.Lit("?"), P["search"])),
+        ),
+    )
 
 # %% ../../nbs/10_http.ipynb #9b37b1ce
-def _bnf_rfc1738(G:"_Combinators", P:dict[str, Any], S:"dict[str, Node]") -> None:
-    "RFC 1738's `httpurl`, `hpath`, `hsegment` (`search` is shared with gopher and wais) (`G`: the combinators of `uri1630.url_grammar`; `P`: the productions so far)"
-    hpath = P['path_of']('hpath', G.Rule('hsegment', P['uchars']('hsegment', RFC1738_HSEGMENT_EXTRA)))
-    S['http'] = G.Rule('httpurl', G.Seq(G.Lit('http://'), P['hostport'], G.Opt(G.Seq(G.Lit('/'), hpath, G.Opt(G.Seq(G.Lit('?'), P['search']))))))
+def _bnf_rfc1738(
+    G: "_Combinators",  # the combinators of `uri1630.url_grammar`
+    P: dict[str, Any],  # the productions so far
+    S: "dict[str, Node]",  # each scheme's production, by scheme name
+) -> None:
+    "RFC 1738's `httpurl`, `hpath`, `hsegment` (`search` is shared with gopher and wais)"
+    hpath = P["path_of"](
+        "hpath", G.Rule("hsegment", P["uchars"]("hsegment", RFC1738_HSEGMENT_EXTRA))
+    )
+    S["http"] = G.Rule(
+        "httpurl",
+        G.Seq(
+            G.Lit("http://"),
+            P["hostport"],
+            G.Opt(G.Seq(G.Lit("/"), hpath, G.Opt(G.Seq(G.Lit("?"), P["search"])))),
+        ),
+    )
 
 # %% ../../nbs/10_http.ipynb #b73195b8
-declare({"http": SchemeEntry(
-    parser=_parse_http, fast=_fast_http, default_port=80, login=_LOGIN,   # RFC 1738 §3.3: port 80; the login ends at "/" or "?"
-    retrieval=_retrieve_http, options=('redirects',), gateway=_retrieve_via_gateway,
-    rfc1630=_bnf_rfc1630, rfc1738=_bnf_rfc1738)})
+declare(
+    {
+        "http": SchemeEntry(
+            parser=_parse_http,
+            fast=_fast_http,
+            default_port=80,
+            login=_LOGIN,  # RFC 1738 §3.3: port 80; the login ends at "/" or "?"
+            retrieval=_retrieve_http,
+            options=("redirects",),
+            gateway=_retrieve_via_gateway,
+            rfc1630=_bnf_rfc1630,
+            rfc1738=_bnf_rfc1738,
+        )
+    }
+)
