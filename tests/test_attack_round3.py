@@ -17,9 +17,6 @@ from uri1630 import (URIError, RetrievalError, retrieve, risks, gopher_exchange,
                      parse_login)
 
 
-PENDING = pytest.mark.xfail(strict=True, reason="open: being fixed in this round")   # removed as each is fixed
-
-
 def _gateway(reply=b'HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n'):
     "A gateway on 127.0.0.1 that records each request (head) and answers `reply`"
     def script(c, rec):
@@ -44,7 +41,6 @@ def _sink():
 def _settle(): time.sleep(0.3)   # let the server thread record a connection that was made
 
 
-@PENDING
 # --- Finding 1 (invariant 5, secrets): through a gateway, the password travels in RetrievalError.command and trace
 def test_gateway_error_command_does_not_carry_the_password():
     with _gateway() as g:
@@ -55,7 +51,6 @@ def test_gateway_error_command_does_not_carry_the_password():
     assert 's3cret' not in repr(e.__reduce__())
 
 
-@PENDING
 def test_gateway_trace_does_not_show_the_password():
     lines = []
     with _gateway(b'HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok') as g:
@@ -126,7 +121,6 @@ def test_gateway_refuses_encoded_crlf(url):
         assert g.received == [], g.received
 
 
-@PENDING
 # --- Finding 5 (error family / argument contract): a public function lets AttributeError out
 @pytest.mark.parametrize('arg', ['urn:x', 'ftp://u:p@h/', None, 5])
 def test_parse_login_wrong_type_is_typeerror(arg):

@@ -494,6 +494,8 @@ def parse_login(
     void_host: bool = False,  # whether the host may be void (`file:///`)
 ) -> Login:
     "Read `//<user>:<password>@<host>:<port>` at the start of `src`'s scheme-specific part"
+    if not isinstance(getattr(src, "text", None), str) or not hasattr(src, "fail"):
+        raise TypeError(f"parse_login reads what split_url returns, not {type(src).__name__}")
     t, i, end = src.text, src.start, src.end
     if not t.startswith("//", i, end):
         src.fail(i, "ip-schemepart", f"a {src.scheme}: URL starts with '//' and a host")

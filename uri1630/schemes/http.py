@@ -283,6 +283,9 @@ def _redirect_target(
     return url
 
 # %% ../../nbs/10_http.ipynb #0490d0fd
+from ..errors import _masked
+
+
 def _retrieve_via_gateway(u: SchemeURL, o: "RetrievalOptions") -> bytes:
     'RFC 1630 "HTTP": send the entire URI (without its fragment) to the gateway on the GET line'
     # every scheme's URL class has one; the base class has not
@@ -290,11 +293,13 @@ def _retrieve_via_gateway(u: SchemeURL, o: "RetrievalOptions") -> bytes:
     target = u.text if fragment is None else u.text[: len(u.text) - len(fragment) - 1]
     assert o.proxy is not None  # _retrieve sends a URL here only when a gateway is set
     host, port = o.proxy
-    command = f"GET {target}"
+    # RFC 1738 §6: a password is not repeated in messages or the trace
+    command = _masked(f"GET {target}")
     hostname, hostport = getattr(u, "host", "") or host, getattr(u, "port", None)
     request = http_request(target, hostname, hostport, gateway=True)
+    shown = request.decode("latin-1").replace(target, _masked(target), 1)
     with o.conn(host, port, "http") as c:
-        c.send(request)
+        c.send(request, show=shown)
         status, reason, headers = _http_head(c, command)
         body = _http_body(c, status, headers, command)
     if 200 <= status < 300:
