@@ -25,15 +25,30 @@ RFC_EXAMPLES = {
 }
 
 
-def _example_picker(uri: str) -> W.Dropdown:
-    "The dropdown of `RFC_EXAMPLES`: `uri`'s example, else '(type your own)'"
+def _example_picker(uri: str, examples: Mapping[str, str] = RFC_EXAMPLES) -> W.Dropdown:
+    "The dropdown of `examples`: `uri`'s example, else '(type your own)' (every explorer's)"
     return W.Dropdown(
-        options=[("(type your own)", "")] + [(k, v) for k, v in RFC_EXAMPLES.items()],
-        value=uri if uri in RFC_EXAMPLES.values() else "",
+        options=[("(type your own)", "")] + list(examples.items()),
+        value=uri if uri in examples.values() else "",
         description="RFC example",
         style=_LABEL,
         layout=W.Layout(width="auto"),
     )
+
+# %% ../../nbs/06a_encoding_explorer.ipynb #d230d136
+def _wire_examples(example: W.Dropdown, text: W.Text, examples: Mapping[str, str]) -> None:
+    "Keep `example` and `text` in step: picking an example applies it, typing shows which it is"
+
+    def pick(change: Mapping[str, object]) -> None:
+        if change["new"]:
+            text.value = change["new"]
+
+    def typed(change: Mapping[str, object]) -> None:
+        # the example the text is, else '(type your own)': so choosing one always applies it
+        example.value = change["new"] if change["new"] in examples.values() else ""
+
+    example.observe(pick, "value")
+    text.observe(typed, "value")
 
 # %% ../../nbs/06a_encoding_explorer.ipynb #ff5142bc
 def _level_controls(level: str) -> tuple[W.ToggleButtons, W.Dropdown, W.Dropdown]:
@@ -57,23 +72,13 @@ class EncodingExplorer(W.VBox):
         self.text = W.Text(value=uri, description="URI", style=_LABEL, layout=W.Layout(width="95%"))
         self.level, self.encoding, self.reserved = _level_controls(level)
         self.out = W.HTML()
-        self.example.observe(self._pick, "value")
-        self.text.observe(self._typed, "value")
+        _wire_examples(self.example, self.text, RFC_EXAMPLES)
         for w in (self.text, self.level, self.encoding, self.reserved):
             w.observe(self._update, "value")
         super().__init__(
             [self.example, self.text, self.level, W.HBox([self.encoding, self.reserved]), self.out]
         )
         self._update()
-
-    def _pick(self, change: Mapping[str, object]) -> None:
-        if change["new"]:
-            self.text.value = change["new"]
-
-    def _typed(self, change: Mapping[str, object]) -> None:
-        "The dropdown shows the example the text is, else '(type your own)'"
-        # choosing an example always applies it
-        self.example.value = change["new"] if change["new"] in RFC_EXAMPLES.values() else ""
 
     def _update(self, change: Optional[Mapping[str, object]] = None) -> None:
         self.out.value = level_html(

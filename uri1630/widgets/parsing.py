@@ -9,6 +9,7 @@ __all__ = ['RFC_EXAMPLES', 'ParseExplorer']
 import ipywidgets as W
 from typing import Any, Mapping, Optional
 from ..render import parse_html
+from .encoding import _example_picker, _wire_examples
 
 # %% ../../nbs/24a_parse_explorer.ipynb #a1ebb5dd
 _LABEL = {"description_width": "initial"}  # every label whole ("RFC example", not "RFC exam…")
@@ -43,13 +44,7 @@ _GRAMMARS = [
 # %% ../../nbs/24a_parse_explorer.ipynb #237798b2
 def _controls(url: str, grammar: str, rfc: str) -> tuple[Any, Any, Any, Any]:
     "The explorer's controls: the example picker, the URL, the grammar and the reading"
-    example = W.Dropdown(
-        options=[("(type your own)", "")] + list(RFC_EXAMPLES.items()),
-        value=url if url in RFC_EXAMPLES.values() else "",
-        description="RFC example",
-        style=_LABEL,
-        layout=W.Layout(width="auto"),
-    )
+    example = _example_picker(url, RFC_EXAMPLES)  # the encoding explorer's, with these examples
     text = W.Text(value=url, description="URL", style=_LABEL, layout=W.Layout(width="95%"))
     g = W.Dropdown(options=_GRAMMARS, value=grammar, description="Grammar", style=_LABEL)
     r = W.ToggleButtons(options=["1738", "1630"], value=rfc, description="Reading", style=_LABEL)
@@ -67,21 +62,11 @@ class ParseExplorer(W.VBox):
     ):
         self.example, self.text, self.grammar, self.rfc = _controls(url, grammar, rfc)
         self.out = W.HTML()
-        self.example.observe(self._pick, "value")
-        self.text.observe(self._typed, "value")
+        _wire_examples(self.example, self.text, RFC_EXAMPLES)
         for w in (self.text, self.grammar, self.rfc):
             w.observe(self._update, "value")
         super().__init__([self.example, self.text, W.HBox([self.grammar, self.rfc]), self.out])
         self._update()
-
-    def _pick(self, change: Mapping[str, object]) -> None:
-        if change["new"]:
-            self.text.value = change["new"]
-
-    def _typed(self, change: Mapping[str, object]) -> None:
-        "The dropdown shows the example the text is, else '(type your own)'"
-        # so choosing an example always applies it
-        self.example.value = change["new"] if change["new"] in RFC_EXAMPLES.values() else ""
 
     def _update(self, change: Optional[Mapping[str, object]] = None) -> None:
         self.out.value = parse_html(self.text.value, self.grammar.value, self.rfc.value)
