@@ -35,7 +35,7 @@ def _example_picker(uri: str, examples: Mapping[str, str] = RFC_EXAMPLES) -> W.D
         layout=W.Layout(width="auto"),
     )
 
-# %% ../../nbs/06a_encoding_explorer.ipynb #d230d136
+# %% ../../nbs/06a_encoding_explorer.ipynb #046a1a7f
 def _wire_examples(example: W.Dropdown, text: W.Text, examples: Mapping[str, str]) -> None:
     "Keep `example` and `text` in step: picking an example applies it, typing shows which it is"
 
