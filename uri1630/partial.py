@@ -418,15 +418,16 @@ def _resolve(
 _CONTEXT_RE = re.compile("[A-Za-z][^:/?#]*:([^?#]*)")
 # of a partial: a colon before any "/", "?" or "#" (a scheme), the path's end
 _PARTIAL_RE = re.compile("[^:/?#]*(:)?[^?#]*")
-# a partial's leading "../"s
-_UPS_RE = re.compile("(?:\\.\\./)+")
+# a partial's leading "../"s, then its path's end
+_UPS_RE = re.compile("((?:\\.\\./)+)[^?#]*")
 
 
-def _climb(context: str, c: int, r: int, partial: str, pend: int) -> Optional[str]:
+def _climb(context: str, c: int, r: int, partial: str) -> Optional[str]:
     "`resolve` of a partial starting with `../`, or `None`: the last-part rule"
-    # the context's scheme colon is at `c`, its last slash at `r`
-    # the caller saw "../": where the rest starts
-    i = _UPS_RE.match(partial).end()  # type: ignore[union-attr]
+    # the context's scheme colon is at `c`, its last slash at `r`; the caller saw "../": where
+    # the rest starts, where the path ends (one match: a partial that starts so has no scheme)
+    u = _UPS_RE.match(partial)
+    i, pend = u.end(1), u.end()  # type: ignore[union-attr]
     # how many ".."; where a site would start
     k, s = i // 3, c + 3
     # a dot element in the rest, or no site
@@ -493,6 +494,10 @@ def resolve(
     if not partial or partial[0] == "#":
         h = context.find("#", end)
         return (context if h < 0 else context[:h]) + partial
+    # a climb: one match, no scheme (a partial that starts so has a slash before any colon)
+    if partial[0] == "." and partial.startswith("../"):
+        if (up := _climb(context, c, r, partial)) is not None:
+            return up
     p = _PARTIAL_RE.match(partial)
     # (it always matches) the scheme rule
     if p[1] is not None:  # type: ignore[index]
@@ -500,8 +505,6 @@ def resolve(
     pend = p.end()  # type: ignore[union-attr]
     if partial[0] == "/":
         merged = _slash_common(context, c + 1, end, partial[:pend], reading)
-    elif partial.startswith("../") and (up := _climb(context, c, r, partial, pend)) is not None:
-        return up
     else:
         # the last-part rule
         merged = context[: r + 1] + partial[:pend]
