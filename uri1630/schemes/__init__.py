@@ -485,6 +485,12 @@ def _read_port(src: Source, i: int, j: int) -> int:
         src.fail(i, "port", "a TCP port is a number from 0 to 65535 (RFC 793: 16 bits)")
     return port
 
+# %% ../../nbs/09_specific_schemes.ipynb #a1b2c3d4
+def _need_source(src: Any) -> None:
+    "`TypeError` unless `src` is what `split_url` returns (a `Source`)"
+    if not isinstance(getattr(src, "text", None), str) or not hasattr(src, "fail"):
+        raise TypeError(f"parse_login reads what split_url returns, not {type(src).__name__}")
+
 # %% ../../nbs/09_specific_schemes.ipynb #f40e8fac
 # RFC 1738 §5: ip-schemepart = "//" login [ "/" urlpath ]
 def parse_login(
@@ -494,8 +500,7 @@ def parse_login(
     void_host: bool = False,  # whether the host may be void (`file:///`)
 ) -> Login:
     "Read `//<user>:<password>@<host>:<port>` at the start of `src`'s scheme-specific part"
-    if not isinstance(getattr(src, "text", None), str) or not hasattr(src, "fail"):
-        raise TypeError(f"parse_login reads what split_url returns, not {type(src).__name__}")
+    _need_source(src)
     t, i, end = src.text, src.start, src.end
     if not t.startswith("//", i, end):
         src.fail(i, "ip-schemepart", f"a {src.scheme}: URL starts with '//' and a host")
