@@ -418,27 +418,29 @@ def _resolve(
 _CONTEXT_RE = re.compile("[A-Za-z][^:/?#]*:([^?#]*)")
 # of a partial: a colon before any "/", "?" or "#" (a scheme), the path's end
 _PARTIAL_RE = re.compile("[^:/?#]*(:)?[^?#]*")
-# a partial's leading "../"s, then its path's end
-_UPS_RE = re.compile("((?:\\.\\./)+)[^?#]*")
+# a partial's leading "../"s, then the rest of its path
+_UPS_RE = re.compile("(?:\\.\\./)+[^?#]*")
 
 
 def _climb(context: str, c: int, r: int, partial: str) -> Optional[str]:
     "`resolve` of a partial starting with `../`, or `None`: the last-part rule"
     # the context's scheme colon is at `c`, its last slash at `r`; the caller saw "../": where
-    # the rest starts, where the path ends (one match: a partial that starts so has no scheme)
-    u = _UPS_RE.match(partial)
-    i, pend = u.end(1), u.end()  # type: ignore[union-attr]
+    # the rest starts (a partial that starts so has no scheme)
+    i = 3
+    while partial.startswith("../", i):
+        i += 3
     # how many ".."; where a site would start
     k, s = i // 3, c + 3
-    # a dot element in the rest, or no site
+    # a dot element after the "../"s (in the query too: then the general climb decides), or no site
     if (
-        partial.find("/.", i - 1, pend) >= 0
+        partial.find("/.", i - 1) >= 0
         or not context.startswith("//", c + 1)
         or (b := context.find("/", s, r + 1)) <= s
         or context[b + 1 : b + 2] == "/"
         or context.find("/.", c + 1, r + 1) >= 0
     ):
-        # not `scheme://site/…/` without dot elements: the general climb
+        # not `scheme://site/…/` without dot elements: the general climb, on the path
+        pend = _UPS_RE.match(partial).end()  # type: ignore[union-attr]
         up = _up(context, r, partial[:pend], c + 1)
         return None if up is None else up + partial[pend:]
     # each ".." removes the element before it
