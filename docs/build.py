@@ -42,6 +42,8 @@ def copy_sources():
             if c["cell_type"] == "code":
                 c.setdefault("metadata", {})["u1630_directives"] = sorted(_directives("".join(c["source"])))
         (WORK / "nbs" / p.name).write_text(json.dumps(nb, indent=1))
+    for p in (ROOT / "nbs").glob("*.json"):   # data a notebook reads beside itself (33_clients.json: the clients' run)
+        shutil.copy2(p, WORK / "nbs" / p.name)
     if (ROOT / "tests").is_dir():   # notebooks may reach fixtures by relative path (../tests/...)
         shutil.copytree(ROOT / "tests", WORK / "tests", ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
     return [WORK / "nbs" / p.name for p in nbs]
