@@ -42,6 +42,13 @@
   }
 
   // ---------------------------------------------------------------- explorers
+  function browserJoin(context, partial) {
+    try { return new URL(partial, context).href; } catch (e) { return `(${e.name}: ${e.message})`; }
+  }
+  function browserParse(text) {
+    try { const u = new URL(text); return JSON.stringify({ href: u.href, protocol: u.protocol }); }
+    catch (e) { return JSON.stringify({ error: `${e.name}: ${e.message}` }); }
+  }
   function explorer(root) {
     const spec = JSON.parse(root.dataset.spec);
     const out = root.querySelector(".u1630-explorer-out");
@@ -56,7 +63,11 @@
     function update() {
       if (!render) return;
       const t = performance.now();
-      out.innerHTML = render(spec.kind, JSON.stringify(spec.args.map(value)));
+      const args = spec.args.map(value);
+      // the reader's own browser beside RFC 1630 (the WHATWG URL standard): `new URL(partial, context)`
+      if (spec.kind === "resolution") args.push(browserJoin(args[0], args[1]));
+      if (spec.kind === "parse") args.push(browserParse(args[0]));
+      out.innerHTML = render(spec.kind, JSON.stringify(args));
       const dt = performance.now() - t;
       if (stats.firstResult === null) stats.firstResult = performance.now() - stats.t0;
       else stats.updates.push(dt);
