@@ -244,6 +244,8 @@ _SLASH_RULE = (
     "consecutive slashes which has no greater number of consecutive slashes anywhere to the right "
     "of it is taken to be the same and so prepended to the partial URL to form the full URL."
 )
+
+# %% ../nbs/24b_render.ipynb #2263d594
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 # kind: (the deciding sentence, where it is, test(context, partial, answer, RFC 1630's answer))
 _KINDS = {
@@ -335,7 +337,7 @@ def _compared(label: str, cls: str, now: str, result: str, context: str, partial
         flag = _DIFFERS + (f' <span class="u1630-kind">(<code>{k}</code>)</span>' if k else "")
     return f'<div>{label}: <code class="{cls}">{html.escape(now)}</code> {flag}</div>'
 
-
+# %% ../nbs/24b_render.ipynb #d487e838
 def resolution_html(
     context: str,  # the absolute context URI
     partial: str,  # the partial form to resolve
