@@ -189,10 +189,11 @@ def check_explorers(browser, base, shots):
     from uri1630.partial import PARTIAL_CONTEXTS
     ctx, partial = "http://example.org/a/b/c", "../../x/./y"
     explorer(browser, base, "resolution_explorer.html", "Partial", partial, resolve(PARTIAL_CONTEXTS[0], partial), shots,
-             extra=lambda page: _context(page, ctx, partial, resolve(ctx, partial)))
+             extra=lambda page: (_context(page, ctx, partial, resolve(ctx, partial)), _browser_join(page, ctx)))
     url = "gopher://example.org:70/1/menu"
     cls = type(uri1630.parse_url(url)).__name__
-    explorer(browser, base, "parse_explorer.html", "URL", url, None, shots, extra=lambda page: _parsed(page, cls))
+    explorer(browser, base, "parse_explorer.html", "URL", url, None, shots,
+             extra=lambda page: (_parsed(page, cls), _browser_parse(page)))
 
 
 def _level(page, uri):
@@ -222,6 +223,48 @@ def _context(page, ctx, partial, want):
     page.wait_for_function("([sel, want]) => [...document.querySelectorAll(sel)].some(e => e.textContent.trim() === want)",
                            arg=[".u1630-explorer-out .u1630-result", want], timeout=5000)
     check(True, f"resolution explorer: {partial!r} in the context {ctx!r} shows {want!r} (what uri1630.partial.resolve answers)")
+
+
+_SHOWS = "([sel, want]) => [...document.querySelectorAll(sel)].some(e => e.textContent.trim() === want)"
+
+
+def _browser_join(page, ctx):
+    "Beside RFC 1630's answer, the reader's browser's (new URL), labelled, following each key press, its kind named"
+    out = page.locator(".u1630-explorer-out").first
+    check("your browser (WHATWG URL standard)" in out.inner_text(), "resolution explorer: the browser's answer is labelled")
+    box = page.get_by_label("Partial", exact=True).first
+    seen = []
+    for typed in ("..", "../g"):   # key by key: the browser's answer follows
+        box.fill(""); box.press_sequentially(typed, delay=5)
+        want = page.evaluate("([p, c]) => new URL(p, c).href", [typed, ctx])
+        try:
+            page.wait_for_function(_SHOWS, arg=[".u1630-explorer-out .u1630-browser", want], timeout=5000); seen.append(want)
+        except Exception: pass
+    check(len(seen) == 2, f"resolution explorer: typed '..' then '../g' in {ctx!r}: the browser's answer shows {seen} "
+                          f"(new URL in this page), updated on key presses")
+    box.fill(""); box.press_sequentially("..", delay=5)
+    page.wait_for_function("() => document.querySelector('.u1630-explorer-out').textContent.includes('final-dots')", timeout=5000)
+    check(True, "resolution explorer: the browser's difference from RFC 1630 is named (final-dots)")
+    page.get_by_label("Context", exact=True).first.fill("magic://a/b/c//d/e/f")
+    box.fill(""); box.press_sequentially("../g", delay=5)
+    page.wait_for_function(_SHOWS, arg=[".u1630-explorer-out .u1630-rfc3986", "magic://a/b/c//d/g"], timeout=5000)
+    same = page.evaluate("() => document.querySelector('.u1630-explorer-out .u1630-rfc3986').nextElementSibling.className")
+    urljoin = page.locator(".u1630-explorer-out .u1630-urljoin").first.inner_text()
+    check(same == "u1630-same" and urljoin == "magic://a/b/c/d/g",
+          f"resolution explorer: RFC 3986 agrees with RFC 1630 on the RFC's ../g ({same}); Python urljoin apart ({urljoin})")
+
+
+def _browser_parse(page):
+    "The parse explorer shows the browser's reading: hTTp typed, the browser's scheme is http, parse's hTTp"
+    box = page.get_by_label("URL", exact=True).first
+    box.fill(""); box.press_sequentially("hTTp://example.org/a", delay=5)
+    try:
+        page.wait_for_function(_SHOWS, arg=[".u1630-explorer-out .u1630-browser", "http://example.org/a"], timeout=5000)
+        text = page.locator(".u1630-explorer-out").first.inner_text()
+        check("case-folded" in text and "hTTp" in text, "parse explorer: the browser's answer shows http://example.org/a, "
+              "and the scheme as parse reads it (hTTp), case-folded")
+    except Exception:
+        check(False, f"parse explorer: no browser answer for hTTp://example.org/a: {page.locator('.u1630-explorer-out').first.inner_text()[:300]}")
 
 
 def _parsed(page, cls):
@@ -457,6 +500,10 @@ def main(argv):
         if "--lite-only" in argv:
             browser.close()
             print("== 'Open as a notebook', clicked on every page"); check_open_links(site, base, shots)
+            return 1 if FAILURES else 0
+        if "--explorers-only" in argv:   # the live explorers alone (a quick check while working on them)
+            print("== live explorers"); check_explorers(browser, base, shots); browser.close()
+            print(f"== browser checks: {len(FAILURES)} failed, in {time.time() - t0:.0f}s")
             return 1 if FAILURES else 0
         if "--live-only" not in argv:
             print("== the navigation"); check_nav(browser, base, shots)
