@@ -307,6 +307,9 @@ class URLGrammar(_GrammarValue):
         note: str = "",  # what this variant is
         spec: Optional[tuple[Any, ...]] = None,  # (builder, arguments): for equality and pickling
     ) -> None:
+        # the argument contract: the wrong type is a TypeError, before anything is compiled
+        if not isinstance(start, Node) or not all(isinstance(v, Node) for v in dict(schemes).values()):
+            raise TypeError("start and each scheme's production must be grammar nodes (a Rule, a Seq…)")
         fields = dict(name=name, start=start, schemes=MappingProxyType(dict(schemes)), other=other)
         fields.update(prefix=prefix, note=note, spec=spec, **_derived(start))
         for k, v in fields.items():
