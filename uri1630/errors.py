@@ -207,6 +207,8 @@ class ServerText(str):
         # the peer's text: octets are read one character per octet (ISO Latin 1)
         text: Union[str, bytes, bytearray],
     ) -> "ServerText":
+        if type(text) is str and str.isprintable(text):
+            return str.__new__(cls, text)  # the common case: nothing to escape, nothing to keep
         if type(text) is ServerText:
             return text
         if isinstance(text, (bytes, bytearray)):
