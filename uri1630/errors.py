@@ -170,7 +170,7 @@ class URIError(ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (type(self), self.message, self.text, self.position, self.rule))
 
-
+# %% ../nbs/00_errors.ipynb #9719fc30
 def _rebuild(
     cls: type[URIError],
     message: str,

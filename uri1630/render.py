@@ -51,9 +51,19 @@ _CSS = (
 )
 _MAX_ROWS = 32  # rows of the table of changes; the rest are counted
 
-# %% ../nbs/24b_render.ipynb #4d5d44bb
+# %% ../nbs/24b_render.ipynb #6aea1820
 # every renderer: len(html) <= _FACTOR * len(input) + _FRAME (the frame: styles, legend, a table)
 _FACTOR, _FRAME = 100, 16_384
+
+
+def _too_large(size: int, n: int) -> str:
+    "The notice shown instead of HTML of `size` characters, out of proportion to `n` of input"
+    return (
+        f'<div class="u1630-error">The HTML of this input would be {size:,} characters, more '
+        f"than {_FACTOR} &times; its {n:,} characters + {_FRAME:,}: not shown.</div>"
+    )
+
+# %% ../nbs/24b_render.ipynb #4d5d44bb
 _R = TypeVar("_R", bound=Callable[..., str])
 
 
@@ -82,14 +92,6 @@ def _in_proportion(*inputs: str) -> Callable[[_R], _R]:
         return cast(_R, held)
 
     return hold
-
-# %% ../nbs/24b_render.ipynb #6aea1820
-def _too_large(size: int, n: int) -> str:
-    "The notice shown instead of HTML of `size` characters, out of proportion to `n` of input"
-    return (
-        f'<div class="u1630-error">The HTML of this input would be {size:,} characters, more '
-        f"than {_FACTOR} &times; its {n:,} characters + {_FRAME:,}: not shown.</div>"
-    )
 
 # %% ../nbs/24b_render.ipynb #5a373324
 def _unit(text: str, kind: str, changed: bool, title: str = "") -> str:

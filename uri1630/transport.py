@@ -12,7 +12,15 @@ import socket
 import threading
 import time
 from typing import Any, NamedTuple, Optional, Callable, Iterator, NoReturn, cast
-from .errors import URIError, URISyntaxError, ServerText, _need_str, _bounded, _masked, _visible
+from uri1630.errors import (
+    URIError,
+    URISyntaxError,
+    ServerText,
+    _need_str,
+    _bounded,
+    _masked,
+    _visible,
+)
 
 # %% ../nbs/32a_transport.ipynb #310b1a0e
 def _mask_password(url: Optional[str]) -> Optional[str]:
@@ -543,9 +551,11 @@ def _gateway(proxy: object) -> Optional[tuple[str, int]]:
         raise URISyntaxError("proxy must be 'host:port', with no path", shown, bad, "proxy")
     host, port = _hostport(proxy)
     if port is None:
-        raise URISyntaxError("proxy must be 'host:port' with a port in 0-65535", shown, len(proxy), "port")
+        raise URISyntaxError(
+            "proxy must be 'host:port' with a port in 0-65535", shown, len(proxy), "port"
+        )
     if _misread(host):  # the checks a URL's host gets before it goes to a gateway
-        why = "its host is a number that resolvers read in more than one way: write four decimal groups"
+        why = "its host is a number resolvers read in more than one way: write four decimal groups"
         raise URISyntaxError(f"proxy must be 'host:port': {why}", shown, 0, "hostnumber")
     _address(host, proxy)  # the checks of a host before it is looked up (a DNS name's labels)
     return (host, port)
