@@ -522,17 +522,18 @@ def _count(v: object, name: str) -> int:
 
 # %% ../nbs/32a_transport.ipynb #4bdce1fb
 def _hostport(proxy: str) -> tuple[str, Optional[int]]:
-    "`(host, port)` of `proxy` read by the host and port grammar of an http URL (`parse_url`'s)"
-    # `parse_url`, handed down by the scheme layer (as to `uri1630.encoding`)
-    from uri1630.encoding import _url_reader
+    "`(host, port)` of `proxy`, checked by RFC 1738's grammar as `http://<host>:<port>`"
+    # the package's grammar (`validate(..., "rfc1738")`), a floor below: no pattern of its own
+    from uri1630.grammar import validate
 
     try:
-        u = _url_reader()[0]("http://" + proxy)
+        validate("http://" + proxy, "rfc1738")
     except URIError as e:
         where = None if e.position is None else max(0, e.position - len("http://"))
         why = f"proxy must be 'host:port' as in a URL (RFC 1738 §3.1): {e.message}"
         raise URISyntaxError(why, proxy, where, e.rule) from None
-    return cast(str, u.host), cast(Optional[int], u.port)
+    host, colon, port = proxy.partition(":")  # the grammar allows one ':', before the port
+    return host, (_bounded(port, 65535) if colon else None)
 
 # %% ../nbs/32a_transport.ipynb #565b8f53
 # RFC 1630 "HTTP": a gateway is a host and a port, read as a URL's are (RFC 1738 §3.1): the

@@ -285,10 +285,10 @@ class _GrammarValue:
 # %% ../nbs/24_bnf_url.ipynb #d3d24fe0
 def _need_nodes(start: Any, schemes: Any) -> dict[str, Node]:
     "`schemes` as a dict, if `start` and each of its values are grammar nodes; else `TypeError`"
-    schemes = dict(schemes)
-    if not isinstance(start, Node) or not all(isinstance(v, Node) for v in schemes.values()):
+    out: dict[str, Node] = dict(schemes)
+    if not isinstance(start, Node) or not all(isinstance(v, Node) for v in out.values()):
         raise TypeError("start and each scheme's production must be grammar nodes (a Rule, a Seq…)")
-    return schemes
+    return out
 
 # %% ../nbs/24_bnf_url.ipynb #938c804e27f84196a10c8828c723f798
 class URLGrammar(_GrammarValue):
