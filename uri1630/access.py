@@ -79,21 +79,11 @@ def _algorithm(u: SchemeURL) -> Callable[[Any, RetrievalOptions], bytes]:
     return (entry and entry.retrieval) or _no_retrieval
 
 # %% ../nbs/32_retrieval.ipynb #d977b27b
-from .errors import _bounded
 from .security import _control_risks, _is_generic, _login, _written
 
-
-def _misread(host: str) -> bool:
-    "Whether a resolver may read `host` as an IP number other than RFC 1738's decimal reading"
-    if all(ch in "0123456789." for ch in host):
-        groups = host.split(".")
-        zeros = any(len(g) > 1 and g[0] == "0" for g in groups)
-        return zeros or len(groups) != 4 or any(_bounded(g, 255) is None for g in groups)
-    try:
-        socket.inet_aton(host)  # the C library's reading: octal, hexadecimal, fewer groups
-    except (OSError, ValueError):
-        return False
-    return True
+# whether a resolver may read a host as an IP number other than RFC 1738's decimal reading: the
+# transport's check, which a `proxy=` host gets too
+from .transport import _misread
 
 # %% ../nbs/32_retrieval.ipynb #bf581276
 def _check_first(url: str, u: SchemeURL, o: RetrievalOptions) -> None:

@@ -18,6 +18,7 @@ import stat
 import sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
 from .errors import URIError, _hide_password, _masked, _need_str, _password_spans
+from .errors import _visible
 from .syntax import URI, parse
 from .grammar import GRAMMARS, validate
 
@@ -905,6 +906,20 @@ def _arguments(
             return _flushed(stdout or sys.stdout, err, OK)
         return e.code if isinstance(e.code, int) else BAD
 
+# %% ../nbs/30_cli.ipynb #54a4bda1
+class _Shown(io.TextIOBase):
+    "The error stream `main` writes to: each control but LF, each bidirectional override, escaped"
+
+    def __init__(self, stream: TextIO):  # the stream written to
+        self.stream = stream
+
+    def write(self, s: str) -> int:
+        self.stream.write("\n".join(map(_visible, s.split("\n"))))
+        return len(s)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
 # %% ../nbs/30_cli.ipynb #af0f1d65
 def main(
     argv: Optional[list[str]] = None,  # the arguments (default: `sys.argv[1:]`)
@@ -914,7 +929,7 @@ def main(
 ) -> int:
     "Run the `uri1630` command line; returns the exit status (`EXIT_STATUS`)"
     # 0 yes/ok, 1 no, 2 bad input or usage, 130 Ctrl-C, 141 broken pipe
-    err: TextIO = stderr or sys.stderr or _Sink()
+    err = cast(TextIO, _Shown(stderr or sys.stderr or _Sink()))  # every line: shown, never obeyed
     a = _arguments(argv, stdout, err)
     if isinstance(a, int):  # --help, --version, or a usage error
         return a

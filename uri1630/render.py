@@ -8,9 +8,11 @@ __all__ = ['COLOURS', 'BACKGROUNDS', 'DIFFERENCE_KINDS', 'DERIVED', 'level_html'
 
 # %% ../nbs/24b_render.ipynb #6606e878
 import html
+import functools
+import inspect
 import json
 import re
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional, TypeVar, cast
 from types import MappingProxyType
 from .errors import _need_str
 from .errors import URIError, _hide_password, _masked, _password_spans
@@ -50,6 +52,48 @@ _CSS = (
     + ".u1630-changed{text-decoration:underline;font-weight:bold}</style>"
 )
 _MAX_ROWS = 32  # rows of the table of changes; the rest are counted
+
+# %% ../nbs/24b_render.ipynb #6aea1820
+# every renderer: len(html) <= _FACTOR * len(input) + _FRAME (the frame: styles, legend, a table)
+_FACTOR, _FRAME = 100, 16_384
+
+
+def _too_large(size: int, n: int) -> str:
+    "The notice shown instead of HTML of `size` characters, out of proportion to `n` of input"
+    return (
+        f'<div class="u1630-error">The HTML of this input would be {size:,} characters, more '
+        f"than {_FACTOR} &times; its {n:,} characters + {_FRAME:,}: not shown.</div>"
+    )
+
+# %% ../nbs/24b_render.ipynb #4d5d44bb
+_R = TypeVar("_R", bound=Callable[..., str])
+
+
+def _size(v: object) -> int:
+    "Characters of input `v` is: text, an error's message, a parsed URL's `text`; else 0"
+    if isinstance(v, URIError):
+        return len(v.message)
+    t = v if isinstance(v, str) else getattr(v, "text", None) if is_dataclass(v) else None
+    return len(t) if isinstance(t, str) else 0
+
+
+def _in_proportion(*inputs: str) -> Callable[[_R], _R]:
+    "A renderer whose HTML is at most `_FACTOR` times its `inputs` (parameter names) + `_FRAME`"
+
+    def hold(render: _R) -> _R:
+        sig = inspect.signature(render)
+
+        @functools.wraps(render)
+        def held(*a: Any, **k: Any) -> str:
+            out = render(*a, **k)
+            given = sig.bind_partial(*a, **k).arguments
+            n = sum(_size(given.get(name)) for name in inputs)
+            return out if len(out) <= _FACTOR * n + _FRAME else _too_large(len(out), n)
+
+        held.__dict__["in_proportion"] = inputs
+        return cast(_R, held)
+
+    return hold
 
 # %% ../nbs/24b_render.ipynb #5a373324
 def _unit(text: str, kind: str, changed: bool, title: str = "") -> str:
@@ -108,6 +152,7 @@ def _error_html(e: URIError, text: str) -> str:
     )
 
 
+@_in_proportion("uri")
 def level_html(
     uri: str,  # the URI or partial form to show
     level: Any = "canonical",  # a level name, `Level` or set of characters
@@ -338,6 +383,7 @@ def _compared(label: str, cls: str, now: str, result: str, context: str, partial
     return f'<div>{label}: <code class="{cls}">{html.escape(now)}</code> {flag}</div>'
 
 # %% ../nbs/24b_render.ipynb #d487e838
+@_in_proportion("context", "partial")
 def resolution_html(
     context: str,  # the absolute context URI
     partial: str,  # the partial form to resolve
@@ -379,6 +425,7 @@ def resolution_html(
     )
 
 # %% ../nbs/24b_render.ipynb #79bef27f
+@_in_proportion("text")
 def marked_html(
     text: str,  # the text that was read
     pos: int,  # the 0-based position to highlight (may be `len(text)`: the end)
@@ -396,6 +443,7 @@ def marked_html(
     )
 
 
+@_in_proportion("e", "text")
 def error_html(
     e: URIError,  # the error, with `position`, `message` and `rule`
     text: str,  # the text it was raised for
@@ -484,6 +532,7 @@ def _derived(obj: object) -> Iterator[tuple[str, object]]:
         yield name, v
 
 # %% ../nbs/24b_render.ipynb #220c4d1a
+@_in_proportion("obj")
 def parts_html(
     obj: object,  # a scheme object from `parse_url`
 ) -> str:
@@ -537,6 +586,7 @@ def _browser_parse_html(
     )
 
 # %% ../nbs/24b_render.ipynb #5d150666
+@_in_proportion("text")
 def parse_html(
     text: str,  # the URL (or URI) to explore
     grammar: str = "rfc1738",  # the grammar to check it against: "generic", "rfc1630", "rfc1738" …

@@ -91,6 +91,8 @@ def _parses_back(u: URI) -> URI:
             type(u),
             tuple(None if v is None else _need_str(v, name) for name, v in zip(u._fields, u)),
         )
+    if u.path is None:  # the one part that is never absent
+        raise TypeError("path must be str ('' when void), not NoneType")
     at = _misplaced(*u)
     if at >= 0:
         raise URISyntaxError(

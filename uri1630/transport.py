@@ -12,7 +12,15 @@ import socket
 import threading
 import time
 from typing import Any, NamedTuple, Optional, Callable, Iterator, NoReturn, cast
-from .errors import URIError, _need_str, _bounded, _masked
+from uri1630.errors import (
+    URIError,
+    URISyntaxError,
+    ServerText,
+    _need_str,
+    _bounded,
+    _masked,
+    _visible,
+)
 
 # %% ../nbs/32a_transport.ipynb #310b1a0e
 def _mask_password(url: Optional[str]) -> Optional[str]:
@@ -36,7 +44,9 @@ class RetrievalError(URIError):
         # the protocol command that failed (e.g. "RETR motd"), if any
         command: Optional[str] = None,
     ):
-        self.status, self.command = status, command
+        # a command may quote what a server named (a user it asked a password for)
+        self.status = status
+        self.command = _visible(command) if isinstance(command, str) else command
         super().__init__(message, _mask_password(text), position, rule)
 
     def __reduce__(self) -> tuple[Callable[..., "RetrievalError"], tuple[object, ...]]:
@@ -144,6 +154,19 @@ def _address(host: str, url: str) -> tuple[str, bool]:
         )
     return _hostname(host, url), False
 
+# %% ../nbs/32a_transport.ipynb #d9727933
+def _misread(host: str) -> bool:
+    "Whether a resolver may read `host` as an IP number other than RFC 1738's decimal reading"
+    if all(ch in "0123456789." for ch in host):
+        groups = host.split(".")
+        zeros = any(len(g) > 1 and g[0] == "0" for g in groups)
+        return zeros or len(groups) != 4 or any(_bounded(g, 255) is None for g in groups)
+    try:
+        socket.inet_aton(host)  # the C library's reading: octal, hexadecimal, fewer groups
+    except (OSError, ValueError):
+        return False
+    return True
+
 # %% ../nbs/32a_transport.ipynb #72a80d55
 def _attempt(fn: Callable[[], Any]) -> Any:
     "`fn()`, or the `OSError` it raised (a thread's result)"
@@ -227,6 +250,19 @@ def _open(
     addrs = _resolve(name, port, numeric, deadline, fail)
     return _connect(host, port, addrs, deadline, fail)
 
+# %% ../nbs/32a_transport.ipynb #72b5c8f7
+def _shown_trace(
+    trace: Optional[Callable[[str, str], object]],  # the caller's `trace`, or `None`
+) -> Optional[Callable[[str, str], object]]:
+    "`trace`, handed each line as a `ServerText` (controls and bidirectional overrides escaped)"
+    if trace is None:
+        return None
+
+    def shown(direction: str, line: str) -> object:
+        return trace(direction, ServerText(line))
+
+    return shown
+
 # %% ../nbs/32a_transport.ipynb #15970ee3
 class _Socket:
     "A TCP connection to one host whose every operation ends by the `Deadline`"
@@ -242,7 +278,8 @@ class _Socket:
         # called as trace(direction, line) for each line sent and received
         trace: Optional[Callable[[str, str], object]] = None,
     ):
-        self.url, self.rule, self.max_bytes, self.trace = url, rule, max_bytes, trace
+        self.url, self.rule, self.max_bytes = url, rule, max_bytes
+        self.trace = _shown_trace(trace)  # every line it is handed: a `ServerText`
         self.n, self.deadline = 0, deadline
         self.buf, self.pos = bytearray(), 0  # received, not yet consumed: buf[pos:]
         self.sock = _open(host, port, deadline, url, self.fail)
@@ -483,19 +520,46 @@ def _count(v: object, name: str) -> int:
         raise ValueError(f"{name} must be a non-negative int")
     return v
 
+# %% ../nbs/32a_transport.ipynb #4bdce1fb
+def _hostport(proxy: str) -> tuple[str, Optional[int]]:
+    "`(host, port)` of `proxy`, checked by RFC 1738's grammar as `http://<host>:<port>`"
+    # the package's grammar (`validate(..., "rfc1738")`), a floor below: no pattern of its own
+    from uri1630.grammar import validate
+
+    try:
+        validate("http://" + proxy, "rfc1738")
+    except URIError as e:
+        where = None if e.position is None else max(0, e.position - len("http://"))
+        why = f"proxy must be 'host:port' as in a URL (RFC 1738 §3.1): {e.message}"
+        raise URISyntaxError(why, proxy, where, e.rule) from None
+    host, colon, port = proxy.partition(":")  # the grammar allows one ':', before the port
+    return host, (_bounded(port, 65535) if colon else None)
+
 # %% ../nbs/32a_transport.ipynb #565b8f53
+# RFC 1630 "HTTP": a gateway is a host and a port, read as a URL's are (RFC 1738 §3.1): the
+# grammar of `http://<host>:<port>`, never a login; only the host goes to the resolver
 def _gateway(proxy: object) -> Optional[tuple[str, int]]:
-    "The `proxy` option, `'host:port'`, as `(host, port)`; `None` for none"
+    "The `proxy` option, `'host:port'`, as `(host, port)`, read as a URL's host and port; or `None`"
     if proxy is None:
         return None
     proxy = _need_str(proxy, "proxy")
-    h, _, p = proxy.rpartition(":")
-    port = _bounded(p, 65535)
-    if not h or port is None:
-        raise ValueError(
-            f"proxy must be 'host:port' with a port in 0-65535, not {_masked(proxy[:80])!r}"
+    shown = _masked("//" + proxy)[2:]  # RFC 1738 §6: a password is never shown
+    if "@" in proxy:
+        why = "a login (user:password@) is never sent to a gateway, nor to the resolver"
+        raise URISyntaxError(f"proxy must be 'host:port': {why}", shown, 0, "proxy")
+    bad = next((i for i, ch in enumerate(proxy) if ch in "/?#"), None)
+    if bad is not None:
+        raise URISyntaxError("proxy must be 'host:port', with no path", shown, bad, "proxy")
+    host, port = _hostport(proxy)
+    if port is None:
+        raise URISyntaxError(
+            "proxy must be 'host:port' with a port in 0-65535", shown, len(proxy), "port"
         )
-    return (h, port)
+    if _misread(host):  # the checks a URL's host gets before it goes to a gateway
+        why = "its host is a number resolvers read in more than one way: write four decimal groups"
+        raise URISyntaxError(f"proxy must be 'host:port': {why}", shown, 0, "hostnumber")
+    _address(host, proxy)  # the checks of a host before it is looked up (a DNS name's labels)
+    return (host, port)
 
 # %% ../nbs/32a_transport.ipynb #20a1deed
 def _options(

@@ -282,6 +282,14 @@ class _GrammarValue:
             )
         return (_rebuild_grammar, self.spec)
 
+# %% ../nbs/24_bnf_url.ipynb #d3d24fe0
+def _need_nodes(start: Any, schemes: Any) -> dict[str, Node]:
+    "`schemes` as a dict, if `start` and each of its values are grammar nodes; else `TypeError`"
+    out: dict[str, Node] = dict(schemes)
+    if not isinstance(start, Node) or not all(isinstance(v, Node) for v in out.values()):
+        raise TypeError("start and each scheme's production must be grammar nodes (a Rule, a Seq…)")
+    return out
+
 # %% ../nbs/24_bnf_url.ipynb #938c804e27f84196a10c8828c723f798
 class URLGrammar(_GrammarValue):
     "A URL grammar of RFC 1630 or RFC 1738: a recogniser compiled once, and a diagnosing matcher"
@@ -307,6 +315,7 @@ class URLGrammar(_GrammarValue):
         note: str = "",  # what this variant is
         spec: Optional[tuple[Any, ...]] = None,  # (builder, arguments): for equality and pickling
     ) -> None:
+        schemes = _need_nodes(start, schemes)  # the wrong types: a TypeError, before compiling
         fields = dict(name=name, start=start, schemes=MappingProxyType(dict(schemes)), other=other)
         fields.update(prefix=prefix, note=note, spec=spec, **_derived(start))
         for k, v in fields.items():

@@ -154,6 +154,7 @@ def _type_arg(code: str) -> str:
 # %% ../../nbs/11_ftp.ipynb #32110bbe
 import re
 from typing import TYPE_CHECKING, Sequence, TypedDict
+from ..errors import ServerText, _visible
 
 if TYPE_CHECKING:
     from uri1630.transport import _Conn, RetrievalOptions
@@ -182,7 +183,7 @@ def _ftp_reply(c: "_Conn", command: str) -> tuple[int, str]:
             break
         if len(text) < 4096:
             text += b" " + more.strip()[:4096]
-    return code, text[:4096].decode("latin-1")
+    return code, ServerText(text[:4096])  # for messages: shown, never obeyed
 
 # %% ../../nbs/11_ftp.ipynb #3bea17bc
 _PASV_RE = re.compile(r"(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})")
@@ -194,7 +195,7 @@ def _ftp_data_port(c: "_Conn") -> int:
     cmd = "EPSV" if c.ipv6 else "PASV"
     c.send(cmd.encode() + b"\r\n")
     code, text = _ftp_reply(c, cmd)
-    m = (_EPSV_RE if cmd == "EPSV" else _PASV_RE).search(text)
+    m = (_EPSV_RE if cmd == "EPSV" else _PASV_RE).search(ServerText(text).raw)
     if code // 100 != 2 or not m:
         c.fail(f"FTP server refused {cmd!r}: {code} {text}", code, cmd)
     hi, lo = (None, None) if cmd == "EPSV" else (_bounded(m[5], 255), _bounded(m[6], 255))
@@ -337,10 +338,11 @@ def ftp_session(
         )
     commands = [_need_str(cmd, "command") for cmd in commands]  # each as the exact str it holds
     _check_commands(commands)
-    secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == "PASS " and len(cmd) > 5]
+    secrets = [_visible(cmd[5:]) for cmd in commands if cmd[:5].upper() == "PASS " and len(cmd) > 5]
     try:
         return _ftp_dialogue(host, port, commands, o)
-    # RFC 1738 §6: a server that echoes the password does not get it into a message
+    # RFC 1738 §6: a server that echoes the password does not get it into a message (as the
+    # message shows it: with its controls escaped)
     except RetrievalError as e:
         if not any(p in e.message for p in secrets):
             raise

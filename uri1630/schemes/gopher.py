@@ -176,7 +176,7 @@ def _ask_lines(url: GopherURL) -> str:
 # %% ../../nbs/12_gopher.ipynb #ddd66bb5
 import re
 from typing import Callable, NamedTuple, Iterable, Iterator, TYPE_CHECKING
-from ..errors import URIEncodingError
+from ..errors import URIEncodingError, ServerText, _need_str
 from ..encoding import escape
 
 if TYPE_CHECKING:
@@ -233,6 +233,8 @@ _TERMINATORS = (b"\r\n.\r\n", b"\n.\r\n", b"\n.\n", b"\r\n.", b"\n.")
 
 def undot(data: bytes) -> bytes:
     "Remove RFC 1436's terminating `.` line and undo dot-stuffing (`data` without it: unchanged)"
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"data must be bytes, not {type(data).__name__}")
     if data in (b".\r\n", b".\n", b"."):
         return b""
     t = next((t for t in _TERMINATORS if data.endswith(t)), None)
@@ -344,7 +346,8 @@ def _menu_item(line: str, n: int, hosts: dict[str, str]) -> Optional[MenuItem]:
     if len(hosts) >= 64:
         hosts.clear()
     host = hosts.setdefault(f[2], f[2])  # one string per host: menus repeat their hosts
-    return MenuItem(line[0], f[0], f[1], host, port, f[4] if len(f) > 4 else "")
+    # the display string is for people: `ServerText`, its controls shown, never obeyed
+    return MenuItem(line[0], ServerText(f[0]), f[1], host, port, f[4] if len(f) > 4 else "")
 
 # %% ../../nbs/12_gopher.ipynb #fcd46108
 def _menu_items(lines: Iterable[bytes], encoding: str) -> Iterator[MenuItem]:
@@ -391,7 +394,7 @@ def _gopher_plus_body(c: "_Conn", command: str) -> bytes:
         c.fail(f"malformed Gopher+ reply header {head[:80]!r}", command=command)
     h = head.strip()
     if h.startswith(b"-"):
-        why = (h + b" " + c.read_to_end("the error")).strip().decode("latin-1")[:200]
+        why = ServerText((h + b" " + c.read_to_end("the error")).strip()[:200])
         c.fail(f"Gopher+ server error: {why}", command=command)
     if not h.startswith(b"+") or not re.fullmatch(rb"\+(-1|-2|\d+)", h):
         c.fail(f"malformed Gopher+ reply header {h[:80]!r}", command=command)
@@ -446,6 +449,7 @@ def gopher_exchange(
     "Send `request` to `host`:`port` and read the reply as item type `gtype` says"
     from uri1630.transport import _options  # the transport, imported on the first retrieval
 
+    request, gtype = _need_str(request, "request"), _need_str(gtype, "gtype")
     o = o or _options(f"gopher://{host}:{port}/", **kw)
     if o.proxy:
         why = "for a gateway, use retrieve(url, proxy=...)"
@@ -463,7 +467,7 @@ def gopher_exchange(
         # an error is one type-3 line, nothing more
         first = data[: data.find(b"\n") + 1] or data
         if first[:1] == b"3" and first.count(b"\t") >= 3 and not data[len(first) :].strip():
-            why = first[1:].split(b"\t")[0].decode("latin-1")
+            why = ServerText(first[1:].split(b"\t")[0])
             o.fail(f"gopher server error: {why}", "gopher", command=request.rstrip("\r\n"))
     return data
 

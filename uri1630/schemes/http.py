@@ -99,7 +99,7 @@ def _fast_http(text: str, scheme: str, start: int) -> Optional[_Fields]:
 # %% ../../nbs/10_http.ipynb #aba04179
 import re
 from typing import TYPE_CHECKING
-from ..errors import _need_str
+from ..errors import ServerText, _need_str
 
 if TYPE_CHECKING:
     from uri1630.transport import _Conn, RetrievalOptions
@@ -159,6 +159,7 @@ def _status_line(c: "_Conn", command: str) -> tuple[int, bytes]:
 # %% ../../nbs/10_http.ipynb #7b5a39b0
 def _http_head(c: "_Conn", command: str) -> tuple[int, str, dict[str, str]]:
     "Read the status line and headers: `(status, reason, {lower-cased name: value})`"
+    # the reason and each value: `ServerText`, what the server sent shown, never obeyed
     status, reason = _status_line(c, command)
     headers: dict[str, str] = {}
     while True:
@@ -169,7 +170,7 @@ def _http_head(c: "_Conn", command: str) -> tuple[int, str, dict[str, str]]:
         well_formed = h.endswith(b"\n") and sep and name and name == name.strip()
         if not well_formed or len(headers) > 200:
             c.fail(f"malformed HTTP header line {h[:80]!r}", status, command)
-        key, value = name.decode("latin-1").lower(), raw.strip().decode("latin-1")
+        key, value = name.decode("latin-1").lower(), ServerText(raw.strip())
         # RFC 7230 §3.3.2: differing values (in one header or several) are an error
         if key == "content-length":
             values = {v.strip() for v in value.split(",")}
@@ -177,9 +178,9 @@ def _http_head(c: "_Conn", command: str) -> tuple[int, str, dict[str, str]]:
             if len(values) > 1:
                 why = f"differing Content-Length values {sorted(values)[:4]}"
                 c.fail(f"{why} (RFC 7230 §3.3.2: an unrecoverable error)", status, command)
-            value = values.pop()
+            value = ServerText(values.pop())
         headers[key] = value
-    return status, reason.decode("latin-1"), headers
+    return status, ServerText(reason), headers
 
 # %% ../../nbs/10_http.ipynb #0e5c3a7d
 _HEX_OCTETS = frozenset(HEX.encode("ascii"))  # RFC 2616 §3.6.1: chunk-size = 1*HEX
@@ -246,7 +247,7 @@ def _retrieve_http(u: HttpURL, o: "RetrievalOptions") -> bytes:
             break
         try:
             # the checks any URL gets before its retrieval
-            nxt = _prepare(_redirect_target(u, loc), o)
+            nxt = _prepare(_redirect_target(u, ServerText(loc).raw), o)
         except RetrievalError:
             raise
         except URIError as e:  # the server chose this URL: its faults are the server's
