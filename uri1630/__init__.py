@@ -40,7 +40,7 @@ _EXPORTS = {
     'schemes.telnet': 'TelnetURL',
     'schemes.urn': 'URN',
     'schemes.wais': 'WAIS_CHARS WaisURL',
-    'security': 'Risk RISK_KINDS risks',
+    'security': 'Risk RISK_KINDS LOGIN_SENTENCE risks',
     'url_grammar': 'RFC1630 RFC1630_AS_PRINTED RFC1738 RFC1738_AS_PRINTED DISAGREEMENTS URLGrammar check_production rfc1630_grammar rfc1738_grammar Disagreement',
 }
 _WHERE = {n: m for m, names in _EXPORTS.items() for n in names.split()}   # public name -> its module
