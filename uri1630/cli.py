@@ -17,7 +17,7 @@ import re
 import stat
 import sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
-from .errors import URIError, _hide_password, _masked, _need_str, _password_spans
+from .errors import URIError, Secret, _hide_password, _masked, _need_str, _password_spans
 from .syntax import URI, parse
 from .grammar import GRAMMARS, validate
 
@@ -153,6 +153,8 @@ def _value(v: Any) -> Any:
     "A JSON-able form of a part's value"
     if v is None or isinstance(v, (str, int, float, bool)):
         return v
+    if isinstance(v, Secret):  # RFC 1738 §6: a password, `***` (void: nothing to hide)
+        return "***" if v else ""
     if isinstance(v, (tuple, list)):
         return [_value(x) for x in v]
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
