@@ -18,7 +18,7 @@ import stat
 import sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
 from .errors import URIError, Secret, _hide_password, _masked, _need_str, _password_spans
-from .syntax import URI, parse
+from .syntax import URI, parse, _new
 from .grammar import GRAMMARS, validate
 
 # registers the grammars "rfc1630" and "rfc1738" for `check --grammar`
@@ -297,7 +297,11 @@ def _json_line(uri: str) -> str:
 
 def _shown(d: dict[str, Any]) -> dict[str, Any]:
     "The parts `d` as `parse` shows them: a password as `***`, and in every part quoting the login"
-    # (the generic path quotes it)
+    # (the generic path quotes it): the generic parts of the whole text masked, as a password
+    # may hold a '?', which splits the generic path and search
+    text = str(_new(URI, tuple(d[k] for k in URI._fields)))
+    if "@" in text:
+        d = {**d, **parse(_masked(text))._asdict()}
     return {
         k: (
             "***" if k == "password" and v else _masked(v) if isinstance(v, str) and "@" in v else v

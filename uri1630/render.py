@@ -384,6 +384,14 @@ def parts_html(
     rows = [f"<tr><td><b>class</b></td><td><code>{type(obj).__name__}</code></td></tr>"]
     # RFC 1738 §6: the password is never shown, nor what carries it ("PASS …")
     secrets = _secrets(obj)
+    text = getattr(obj, "text", None)
+    if secrets and not isinstance(getattr(obj, "password", None), Secret) and isinstance(text, str):
+        # a login no parse read (an unknown scheme's): the parts of the text masked whole, as a
+        # password may hold a '?', which splits the generic path and search
+        try:
+            obj = parse_url(_masked(text))
+        except URIError:
+            pass
     if is_dataclass(obj):
         rows += [
             f"<tr><td>{f.name}</td>"

@@ -11,6 +11,14 @@ from typing import Any, NamedTuple, Optional
 from .errors import _need_str, URISyntaxError, _masked
 
 # %% ../nbs/03_uri_syntax.ipynb #8ce6b1a6
+def _resplit(rest: str) -> tuple[str, Optional[str], Optional[str]]:
+    "`(path, search, fragment)` of the text after a scheme's colon, split as `parse` splits it"
+    h = rest.find("#")
+    rest, f = (rest, None) if h < 0 else (rest[:h], rest[h + 1 :])
+    q = rest.find("?")
+    return (rest, None, f) if q < 0 else (rest[:q], rest[q + 1 :], f)
+
+
 class URI(NamedTuple):
     "The parts of `fragmentaddress  uri [ # fragmentid ]`, `uri  scheme : path [ ? search ]`"
 
@@ -22,11 +30,11 @@ class URI(NamedTuple):
     fragment: Optional[str]  # after the first `#`
 
     # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
+    # (the whole text masked, then split: a password may hold a '?', which splits path and search)
     def __repr__(self) -> str:
-        return (
-            f"URI(scheme={self.scheme!r}, path={_masked(self.path)!r}, "
-            f"search={self.search!r}, fragment={self.fragment!r})"
-        )
+        s, start = str(self), 0 if self.scheme is None else len(self.scheme) + 1
+        p, q, f = _resplit(_masked(s)[start:]) if "@" in s else self[1:]
+        return f"URI(scheme={self.scheme!r}, path={p!r}, search={q!r}, fragment={f!r})"
 
     def __str__(self) -> str:
         "The text this `URI` was parsed from"
@@ -46,11 +54,14 @@ class URI(NamedTuple):
         return self.scheme is not None
 
     def _repr_markdown_(self) -> str:
+        # RFC 1738 §6: the text and its parts with a login's password as `***`, as in the repr
+        s, start = str(self), 0 if self.scheme is None else len(self.scheme) + 1
+        parts = (self.scheme, *_resplit(_masked(s)[start:])) if "@" in s else self
         rows = "\n".join(
             f"| {k} | {'*absent*' if v is None else '*void*' if v == '' else '`' + v + '`'} |"
-            for k, v in zip(self._fields, self)
+            for k, v in zip(self._fields, parts)
         )
-        return f"`{self}`\n\n| part | value |\n|---|---|\n{rows}"
+        return f"`{_masked(s)}`\n\n| part | value |\n|---|---|\n{rows}"
 
 # %% ../nbs/03_uri_syntax.ipynb #f5f90861
 def _first(s: str, chars: str, offset: int) -> int:

@@ -181,15 +181,28 @@ class SchemeURL:
 
     def _repr_markdown_(self) -> str:
         "The URL and a table of its parts (*absent* for `None`, *void* for `''`)"
-        # a part out of the repr (the password) is shown as ***
+        # a part out of the repr (the password) is shown as ***; a login no parse read (the
+        # generic syntax's): the parts of the text masked whole (a password may hold a '?')
+        obj = _masked_parts(self)
         values = {
-            f.name: ("***" if not f.repr and getattr(self, f.name) else getattr(self, f.name))
-            for f in fields(self)
+            f.name: ("***" if not f.repr and getattr(obj, f.name) else getattr(obj, f.name))
+            for f in fields(obj)
         }
         rows = "\n".join(f"| {k} | {_md_cell(v)} |" for k, v in values.items() if k != "text")
         # RFC 1738 §6: no password shown
         head = f"`{_masked(self.text)}` — {type(self).__name__}"
         return f"{head}\n\n| part | value |\n|---|---|\n{rows}"
+
+
+def _masked_parts(u: SchemeURL) -> SchemeURL:
+    "`u`, or if its text holds a login's password no parse read, what its text masked parses to"
+    if "@" not in u.text or isinstance(getattr(u, "password", None), Secret):
+        return u
+    try:
+        v = parse_url(_masked(u.text))
+    except URIError:
+        return u
+    return v if type(v) is type(u) else u
 
 
 def _md_cell(v: object) -> str:
@@ -212,10 +225,12 @@ class GenericURL(SchemeURL):
     fragment: Optional[str]  # after the `#` (raw); `None` when absent
 
     # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
+    # (the whole text masked, then split: a password may hold a '?', which splits path and search)
     def __repr__(self) -> str:
+        u = parse(_masked(self.text)) if "@" in self.text else self
         return (
-            f"GenericURL(scheme={self.scheme!r}, path={_masked(self.path)!r}, "
-            f"search={self.search!r}, fragment={self.fragment!r})"
+            f"GenericURL(scheme={self.scheme!r}, path={u.path!r}, "
+            f"search={u.search!r}, fragment={u.fragment!r})"
         )
 
 

@@ -159,7 +159,7 @@ def _type_arg(code: str) -> str:
 
 # %% ../../nbs/11_ftp.ipynb #32110bbe
 import re
-from typing import TYPE_CHECKING, Sequence, TypedDict
+from typing import TYPE_CHECKING, Callable, Sequence, TypedDict
 
 if TYPE_CHECKING:
     from uri1630.transport import _Conn, RetrievalOptions
@@ -303,6 +303,17 @@ def _ftp_command(c: "_Conn", cmd: str, o: "RetrievalOptions", st: _FtpState) -> 
     if code // 100 != 2:
         c.fail(f"FTP server refused {show!r}: {code} {text}", code, show)
 
+# %% ../../nbs/11_ftp.ipynb #cfa1b158
+def _masking(trace: Callable[[str, str], object], secrets: Sequence[str]) -> Callable[[str, str], object]:
+    "`trace`, each of `secrets` shown as `***` in the lines it is given (RFC 1738 §6)"
+
+    def masked(direction: str, line: str) -> object:
+        for p in secrets:
+            line = line.replace(p, "***")
+        return trace(direction, line)
+
+    return masked
+
 # %% ../../nbs/11_ftp.ipynb #dcd67705
 def _ftp_dialogue(host: str, port: int, commands: Sequence[str], o: "RetrievalOptions") -> bytes:
     "The FTP dialogue of `ftp_session`: greeting, login, the commands, `QUIT`"
@@ -344,6 +355,8 @@ def ftp_session(
     commands = [_need_str(cmd, "command") for cmd in commands]  # each as the exact str it holds
     _check_commands(commands)
     secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == "PASS " and len(cmd) > 5]
+    if secrets and o.trace is not None:  # a server that echoes it does not get it into the trace
+        o = o._replace(trace=_masking(o.trace, secrets))
     try:
         return _ftp_dialogue(host, port, commands, o)
     # RFC 1738 §6: a server that echoes the password does not get it into a message
