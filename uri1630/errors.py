@@ -217,7 +217,9 @@ setattr(Secret, "__format__", lambda self, spec: format("***", spec))
 # immutable: a copy is itself; a pickle holds no text (a void password has none to hide)
 setattr(Secret, "__copy__", lambda self: self)
 setattr(Secret, "__deepcopy__", lambda self, memo: self)
-setattr(Secret, "__reduce__", lambda self: (Secret, ("",)) if self._clear == "" else (_withheld, ()))
+setattr(
+    Secret, "__reduce__", lambda self: (Secret, ("",)) if self._clear == "" else (_withheld, ())
+)
 
 # %% ../nbs/00_errors.ipynb #25059b52
 def _need_str(text: Any, name: str = "text") -> str:

@@ -95,19 +95,8 @@ def _change_rows(changes: Any) -> str:
         )
     return "".join(rows)
 
-# %% ../nbs/24b_render.ipynb #ef519dcf
-def _error_html(e: URIError, text: str) -> str:
-    "HTML for the error `e` in `text`: its class, message and rule, and a caret under its position"
-    # RFC 1738 §6: the password the login split finds is `***`, the caret moved to match
-    text, pos = _hide_password(text, e.position or 0)
-    caret = "&nbsp;" * pos + "^"
-    return (
-        f'<div class="u1630-error"><b>{html.escape(type(e).__name__)}</b>: '
-        f"{html.escape(_masked(e.message))} (rule <code>{html.escape(str(e.rule))}</code>)"
-        f"<pre>{html.escape(text)}\n{caret}</pre></div>"
-    )
-
-
+# %% ../nbs/24b_render.ipynb #5bd0bfe3
+# RFC 1738 §6: the units of a password are one `***` unit
 def _unmasked(uri: str, changes: Any) -> Any:
     "The `changes` of `uri` outside its passwords (RFC 1738 §6), a `***` unit for each password"
     spans = _password_spans(uri) if "@" in uri else []
@@ -121,6 +110,16 @@ def _unmasked(uri: str, changes: Any) -> Any:
         elif a == c.position:  # the first unit of a password stands for it
             out.append(c._replace(source="***", result="***", kind="alnum", why="a password"))
     return out
+
+# %% ../nbs/24b_render.ipynb #ef519dcf
+def _error_html(e: URIError, text: str) -> str:
+    "HTML for the error `e` in `text`: its class, message and rule, and a caret under its position"
+    text, pos = _hide_password(text, e.position or 0)  # RFC 1738 §6: `***`, the caret moved
+    return (
+        f'<div class="u1630-error"><b>{html.escape(type(e).__name__)}</b>: '
+        f"{html.escape(_masked(e.message))} (rule <code>{html.escape(str(e.rule))}</code>)"
+        f"<pre>{html.escape(text)}\n{'&nbsp;' * pos}^</pre></div>"
+    )
 
 
 def level_html(

@@ -174,7 +174,7 @@ LOGIN_SENTENCE = (
 
 # RFC 3986 §3.2: authority = [ userinfo "@" ] host [ ":" port ], ended by the next "/", "?" or "#"
 def _rfc3986_login(t: str, i: int, end: int) -> tuple[tuple[int, int], ...]:
-    "The `(start, end)` of user, host and port an RFC 3986 reader finds at `t[i:]` (`(-1, -1)`: none)"
+    "The `(start, end)` of user, host, port an RFC 3986 reader finds at `t[i:]` (`(-1, -1)`: none)"
     k = min([p for p in (t.find(c, i, end) for c in "/?#") if p >= 0], default=end)
     at = t.rfind("@", i, k)  # urllib: `netloc.rpartition('@')`
     hs = at + 1 if at >= 0 else i
@@ -201,14 +201,15 @@ def _differs_risks(
 
     user, host, port = (shown(s) for s in _rfc3986_login(t, i, src.end))
     if _is_generic(url):  # the generic syntax: the login as written, split as `parse_login` would
-        mine = (t[i:c if c >= 0 else at] if at >= 0 else None), *_written(src, login)[:1], None
+        mine = (t[i : c if c >= 0 else at] if at >= 0 else None), *_written(src, login)[:1], None
     else:
         mine = getattr(url, "user", None), getattr(url, "host", ""), getattr(url, "port", None)
     detail = (
         f"an RFC 3986 reader (urllib.parse, rfc3986, curl, browsers) ends the login at this '?' "
         f"and reads user={user!r}, host={host!r}, port={port!r}; RFC 1738 reads user={mine[0]!r}, "
         f"host={mine[1]!r}, port={mine[2]!r}: a program that checks the host with one and "
-        f"connects with the other goes to another host. RFC 1738 §3.1: \u201c{LOGIN_SENTENCE}\u201d "
+        "connects with the other goes to another host. "
+        f"RFC 1738 §3.1: \u201c{LOGIN_SENTENCE}\u201d "
         'and §5: user = *[ uchar | ";" | "?" | "&" | "=" ]'
     )
     return (Risk("host-differs", q, detail),)

@@ -10,7 +10,8 @@ from string import ascii_letters
 from typing import Any, NamedTuple, Optional
 from .errors import _need_str, URISyntaxError, _masked
 
-# %% ../nbs/03_uri_syntax.ipynb #8ce6b1a6
+# %% ../nbs/03_uri_syntax.ipynb #31aa7ab5
+# RFC 1630: fragmentaddress  uri [ # fragmentid ];  uri  scheme : path [ ? search ]
 def _resplit(rest: str) -> tuple[str, Optional[str], Optional[str]]:
     "`(path, search, fragment)` of the text after a scheme's colon, split as `parse` splits it"
     h = rest.find("#")
@@ -19,6 +20,13 @@ def _resplit(rest: str) -> tuple[str, Optional[str], Optional[str]]:
     return (rest, None, f) if q < 0 else (rest[:q], rest[q + 1 :], f)
 
 
+def _shown_parts(u: Any) -> tuple[Optional[str], ...]:
+    "The parts of the `URI` `u` with a login's password as `***`: its whole text masked, then split"
+    # (a password may hold a '?', which splits path and search)
+    s, start = str(u), 0 if u.scheme is None else len(u.scheme) + 1
+    return (u.scheme, *_resplit(_masked(s)[start:])) if "@" in s else tuple(u)
+
+# %% ../nbs/03_uri_syntax.ipynb #8ce6b1a6
 class URI(NamedTuple):
     "The parts of `fragmentaddress  uri [ # fragmentid ]`, `uri  scheme : path [ ? search ]`"
 
@@ -30,10 +38,8 @@ class URI(NamedTuple):
     fragment: Optional[str]  # after the first `#`
 
     # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
-    # (the whole text masked, then split: a password may hold a '?', which splits path and search)
     def __repr__(self) -> str:
-        s, start = str(self), 0 if self.scheme is None else len(self.scheme) + 1
-        p, q, f = _resplit(_masked(s)[start:]) if "@" in s else self[1:]
+        _, p, q, f = _shown_parts(self)
         return f"URI(scheme={self.scheme!r}, path={p!r}, search={q!r}, fragment={f!r})"
 
     def __str__(self) -> str:
@@ -55,13 +61,11 @@ class URI(NamedTuple):
 
     def _repr_markdown_(self) -> str:
         # RFC 1738 §6: the text and its parts with a login's password as `***`, as in the repr
-        s, start = str(self), 0 if self.scheme is None else len(self.scheme) + 1
-        parts = (self.scheme, *_resplit(_masked(s)[start:])) if "@" in s else self
         rows = "\n".join(
             f"| {k} | {'*absent*' if v is None else '*void*' if v == '' else '`' + v + '`'} |"
-            for k, v in zip(self._fields, parts)
+            for k, v in zip(self._fields, _shown_parts(self))
         )
-        return f"`{_masked(s)}`\n\n| part | value |\n|---|---|\n{rows}"
+        return f"`{_masked(str(self))}`\n\n| part | value |\n|---|---|\n{rows}"
 
 # %% ../nbs/03_uri_syntax.ipynb #f5f90861
 def _first(s: str, chars: str, offset: int) -> int:

@@ -15,7 +15,15 @@ from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar, cast
-from ..errors import URIError, URISyntaxError, Secret, _need_str, _bounded, _login_split, _masked
+from uri1630.errors import (
+    URIError,
+    URISyntaxError,
+    Secret,
+    _need_str,
+    _bounded,
+    _login_split,
+    _masked,
+)
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, ALPHANUM2, ESCAPE_RE
 from ..grammar import RFC1738_SCHEME, RFC1738_USER_EXTRA, RFC1738_EXTRA, RFC1738_UNRESERVED
 from ..grammar import describe_char, _cls, _many
@@ -183,7 +191,7 @@ class SchemeURL:
         "The URL and a table of its parts (*absent* for `None`, *void* for `''`)"
         # a part out of the repr (the password) is shown as ***; a login no parse read (the
         # generic syntax's): the parts of the text masked whole (a password may hold a '?')
-        obj = _masked_parts(self)
+        obj = _masked_parts(self) if "@" in self.text else self
         values = {
             f.name: ("***" if not f.repr and getattr(obj, f.name) else getattr(obj, f.name))
             for f in fields(obj)
@@ -194,6 +202,16 @@ class SchemeURL:
         return f"{head}\n\n| part | value |\n|---|---|\n{rows}"
 
 
+def _md_cell(v: object) -> str:
+    "A part's value in the markdown table: *absent* for `None`, *void* for `''`, else as code"
+    if v is None:
+        return "*absent*"
+    if v == "":
+        return "*void*"
+    return f"`{_masked(v) if isinstance(v, str) else v!r}`"
+
+# %% ../../nbs/09_specific_schemes.ipynb #d04805c2
+# RFC 1738 §6: a login's password, in the parts of a URL whose parse read none (the generic syntax)
 def _masked_parts(u: SchemeURL) -> SchemeURL:
     "`u`, or if its text holds a login's password no parse read, what its text masked parses to"
     if "@" not in u.text or isinstance(getattr(u, "password", None), Secret):
@@ -203,15 +221,6 @@ def _masked_parts(u: SchemeURL) -> SchemeURL:
     except URIError:
         return u
     return v if type(v) is type(u) else u
-
-
-def _md_cell(v: object) -> str:
-    "A part's value in the markdown table: *absent* for `None`, *void* for `''`, else as code"
-    if v is None:
-        return "*absent*"
-    if v == "":
-        return "*void*"
-    return f"`{_masked(v) if isinstance(v, str) else v!r}`"
 
 # %% ../../nbs/09_specific_schemes.ipynb #90cb998f
 # RFC 1630 BNF of Generic URI Syntax: uri  scheme :  path [ ? search ];

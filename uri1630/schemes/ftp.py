@@ -304,7 +304,9 @@ def _ftp_command(c: "_Conn", cmd: str, o: "RetrievalOptions", st: _FtpState) -> 
         c.fail(f"FTP server refused {show!r}: {code} {text}", code, show)
 
 # %% ../../nbs/11_ftp.ipynb #cfa1b158
-def _masking(trace: Callable[[str, str], object], secrets: Sequence[str]) -> Callable[[str, str], object]:
+def _masking(
+    trace: Callable[[str, str], object], secrets: Sequence[str]
+) -> Callable[[str, str], object]:
     "`trace`, each of `secrets` shown as `***` in the lines it is given (RFC 1738 §6)"
 
     def masked(direction: str, line: str) -> object:
