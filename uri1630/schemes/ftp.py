@@ -105,7 +105,8 @@ def _parse_ftp(src: Source) -> FtpURL:
     lg = parse_login(src, *_LOGIN)
     t, i, end, typecode = src.text, lg.end, src.end, None
     # `text`: the password as `***` (RFC 1738 §6)
-    head = (_login_text(src, lg), src.scheme, lg.user, lg.password, lg.host, lg.port)
+    text = _login_text(src, lg) if lg.password else src.url  # no call for a URL without one
+    head = (text, src.scheme, lg.user, lg.password, lg.host, lg.port)
     if i == end:
         if src.rfc == "1630":
             src.fail(i, "ftpaddress", "RFC 1630's ftpaddress has a '/' and a path after the login")

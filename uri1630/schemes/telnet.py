@@ -54,7 +54,7 @@ def _parse_telnet(src: Source) -> TelnetURL:
                 f"a {src.scheme}: URL has nothing after the login but an optional '/'",
             )
     # `text`: the password as `***` (RFC 1738 §6)
-    text = _login_text(src, lg)
+    text = _login_text(src, lg) if lg.password else src.url  # no call for a URL without one
     return TelnetURL(text, src.scheme, lg.user, lg.password, lg.host, lg.port, src.fragment)
 
 # %% ../../nbs/15_telnet.ipynb #e553a1d8
