@@ -100,13 +100,28 @@ VALUES, ERRORS = _reached()
 CONSTANTS = list(_constants())
 
 
+def _expected(v):
+    "What `v` unpickles as: itself, but each non-void `Secret` in it withheld (RFC 1738 §6: no pickle holds a password)"
+    from uri1630.errors import _withheld
+    S = uri1630.Secret
+    if isinstance(v, S): return _withheld() if v else v
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        ch = {f.name: _expected(getattr(v, f.name)) for f in dataclasses.fields(v) if isinstance(getattr(v, f.name), S)}
+        return dataclasses.replace(v, **ch) if ch else v
+    if isinstance(v, tuple) and hasattr(v, '_replace'):
+        ch = {k: _expected(x) for k, x in zip(v._fields, v) if isinstance(x, S)}
+        return v._replace(**ch) if ch else v
+    if type(v) in (tuple, list): return type(v)(_expected(x) for x in v)
+    return v
+
+
 @pytest.mark.parametrize("protocol", [2, pickle.HIGHEST_PROTOCOL])
 def test_values_round_trip(protocol):
     kinds = set()
     for v in VALUES:
-        w = pickle.loads(pickle.dumps(v, protocol))
-        assert type(w) is type(v) and w == v, (v, w)
-        try: h = hash(v)
+        w, want = pickle.loads(pickle.dumps(v, protocol)), _expected(v)
+        assert type(w) is type(v) and w == want, (v, w)
+        try: h = hash(want)
         except TypeError: continue
         assert hash(w) == h, v
         kinds.add(type(v).__name__)

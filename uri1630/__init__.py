@@ -15,7 +15,7 @@ del TYPE_CHECKING
 
 # module (relative to this package) -> the names of its `__all__`, in the order the star-imports used to run
 _EXPORTS = {
-    'errors': 'URIError URISyntaxError URIEncodingError ServerText',
+    'errors': 'URIError URISyntaxError URIEncodingError ServerText Secret',
     'grammar': 'ALPHA DIGIT SAFE EXTRA RESERVED HEX NATIONAL PUNCTUATION SAFE_URL ALPHANUM2 RFC1738_SAFE RFC1738_EXTRA RFC1738_NATIONAL RFC1738_PUNCTUATION RFC1738_RESERVED RFC1738_UNSAFE RFC1738_UNRESERVED RFC1738_SCHEME RFC1738_HSEGMENT_EXTRA RFC1738_FSEGMENT_EXTRA RFC1738_USER_EXTRA CLASSES ESCAPE_RE XALPHA_RE XPALPHA_RE XALPHAS_RE IALPHA_RE SEARCH_RE GRAMMARS GENERIC GENERIC_AS_PRINTED GENERIC_FUTURE_ESCAPES GenericGrammar describe_char register_grammar validate is_valid',
     'syntax': 'URI parse is_absolute segments',
     'reserved': 'encode_search decode_search',
@@ -40,7 +40,7 @@ _EXPORTS = {
     'schemes.telnet': 'TelnetURL',
     'schemes.urn': 'URN',
     'schemes.wais': 'WAIS_CHARS WaisURL',
-    'security': 'Risk RISK_KINDS risks',
+    'security': 'Risk RISK_KINDS LOGIN_SENTENCE risks',
     'url_grammar': 'RFC1630 RFC1630_AS_PRINTED RFC1738 RFC1738_AS_PRINTED DISAGREEMENTS URLGrammar check_production rfc1630_grammar rfc1738_grammar Disagreement',
 }
 _WHERE = {n: m for m, names in _EXPORTS.items() for n in names.split()}   # public name -> its module

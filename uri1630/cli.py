@@ -17,9 +17,9 @@ import re
 import stat
 import sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
-from .errors import URIError, _hide_password, _masked, _need_str, _password_spans
+from .errors import URIError, Secret, _hide_password, _masked, _need_str, _password_spans
 from .errors import _visible
-from .syntax import URI, parse
+from .syntax import URI, parse, _new
 from .grammar import GRAMMARS, validate
 
 # registers the grammars "rfc1630" and "rfc1738" for `check --grammar`
@@ -154,6 +154,8 @@ def _value(v: Any) -> Any:
     "A JSON-able form of a part's value"
     if v is None or isinstance(v, (str, int, float, bool)):
         return v
+    if isinstance(v, Secret):  # RFC 1738 §6: a password, `***` (void: nothing to hide)
+        return "***" if v else ""
     if isinstance(v, (tuple, list)):
         return [_value(x) for x in v]
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
@@ -296,7 +298,11 @@ def _json_line(uri: str) -> str:
 
 def _shown(d: dict[str, Any]) -> dict[str, Any]:
     "The parts `d` as `parse` shows them: a password as `***`, and in every part quoting the login"
-    # (the generic path quotes it)
+    # (the generic path quotes it): the generic parts of the whole text masked, as a password
+    # may hold a '?', which splits the generic path and search
+    text = str(_new(URI, tuple(d[k] for k in URI._fields)))
+    if "@" in text:
+        d = {**d, **parse(_masked(text))._asdict()}
     return {
         k: (
             "***" if k == "password" and v else _masked(v) if isinstance(v, str) and "@" in v else v

@@ -8,7 +8,7 @@ __all__ = ['Found', 'find_urls', 'extract', 'extract_stream', 'KNOWN_SCHEMES']
 # %% ../nbs/31_urls_in_context.ipynb #bd6590fe
 import re
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple
-from .errors import _need_str
+from .errors import _need_str, _masked
 from .grammar import ALPHA, RFC1738_SCHEME, _cls, is_valid
 from .catalog import KNOWN_SCHEMES
 
@@ -22,6 +22,12 @@ class Found(NamedTuple):
     end: int  # index just after the wrapper's `>`
     prefixed: bool  # True for `<URL:…>`, False for a bare `<scheme:…>`
     hyphen_breaks: Tuple[int, ...] = ()  # text indices of hyphens followed by a line break
+
+    def __repr__(self) -> str:  # RFC 1738 §6: the password of a `//` login is shown as `***`
+        return (
+            f"Found(url={_masked(self.url)!r}, start={self.start!r}, end={self.end!r}, "
+            f"prefixed={self.prefixed!r}, hyphen_breaks={self.hyphen_breaks!r})"
+        )
 
 # %% ../nbs/31_urls_in_context.ipynb #347a0214
 # RFC 1738 appendix: whitespace is ignored; a line break right after "-" makes the hyphen doubtful

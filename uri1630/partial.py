@@ -10,7 +10,7 @@ __all__ = ['PARTIAL_SENTENCES', 'SLASH_READINGS', 'PARTIAL_EXAMPLES', 'PARTIAL_C
 import re
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional
-from .errors import URISyntaxError, _need_str
+from .errors import URISyntaxError, _need_str, _masked
 from .syntax import parse, _split, _LETTERS
 
 # %% ../nbs/07_partial_form.ipynb #4676924d
@@ -42,6 +42,12 @@ class ResolutionStep(NamedTuple):
     detail: str  # what the step did here, in words
     # `(offset, length)` in the context of the slash run the step used, if any
     span: Optional[tuple[int, int]] = None
+
+    def __repr__(self) -> str:  # RFC 1738 §6: the password of a `//` login is shown as `***`
+        return (
+            f"ResolutionStep(rule={self.rule!r}, sentence={self.sentence!r}, "
+            f"result={_masked(self.result)!r}, detail={_masked(self.detail)!r}, span={self.span!r})"
+        )
 
 # %% ../nbs/07_partial_form.ipynb #8ab17cf3
 # RFC 1630 p. 10 and draft-www-uri-00 lines 485-489: the slash rule in its two wordings

@@ -15,7 +15,7 @@ import re
 from typing import Any, Callable, Iterator, Optional, TypeVar, cast
 from types import MappingProxyType
 from .errors import _need_str
-from .errors import URIError, _hide_password, _masked, _password_spans
+from .errors import URIError, Secret, _hide_password, _masked, _password_spans
 from .encoding import LEVELS, explain_level, to_level
 from urllib.parse import urljoin, uses_relative, uses_netloc
 from .syntax import parse
@@ -141,14 +141,30 @@ def _change_rows(changes: Any) -> str:
         )
     return "".join(rows)
 
+# %% ../nbs/24b_render.ipynb #5bd0bfe3
+# RFC 1738 §6: the units of a password are one `***` unit
+def _unmasked(uri: str, changes: Any) -> Any:
+    "The `changes` of `uri` outside its passwords (RFC 1738 §6), a `***` unit for each password"
+    spans = _password_spans(uri) if "@" in uri else []
+    if not spans:
+        return changes
+    out = []
+    for c in changes:
+        a = next((a for a, b in spans if a <= c.position < b), None)
+        if a is None:
+            out.append(c)
+        elif a == c.position:  # the first unit of a password stands for it
+            out.append(c._replace(source="***", result="***", kind="alnum", why="a password"))
+    return out
+
 # %% ../nbs/24b_render.ipynb #ef519dcf
 def _error_html(e: URIError, text: str) -> str:
     "HTML for the error `e` in `text`: its class, message and rule, and a caret under its position"
-    caret = "&nbsp;" * (e.position or 0) + "^"
+    text, pos = _hide_password(text, e.position or 0)  # RFC 1738 §6: `***`, the caret moved
     return (
         f'<div class="u1630-error"><b>{html.escape(type(e).__name__)}</b>: '
-        f"{html.escape(e.message)} (rule <code>{html.escape(str(e.rule))}</code>)"
-        f"<pre>{html.escape(text)}\n{caret}</pre></div>"
+        f"{html.escape(_masked(e.message))} (rule <code>{html.escape(str(e.rule))}</code>)"
+        f"<pre>{html.escape(text)}\n{'&nbsp;' * pos}^</pre></div>"
     )
 
 
@@ -162,7 +178,7 @@ def level_html(
     "HTML showing `uri` and its form at `level`, each unit coloured by class"
     # changes are underlined and listed with the reason
     try:
-        changes = explain_level(uri, level, encoding, reserved)
+        changes = _unmasked(uri, explain_level(uri, level, encoding, reserved))
     except URIError as e:
         return _error_html(e, uri)
     src = _runs((c.source, c.kind, c.changed) for c in changes)
@@ -341,14 +357,24 @@ def _runs_html(context: str, used: Any) -> str:
     "The context with its slash runs highlighted, each titled with its length"
     # the run the slash rule used is in orange
     out, pos = [], 0
+    # RFC 1738 §6: a password (never holding a '/') is `***` in the run of text it lies in
+    spans = _password_spans(context) if "@" in context else []
+    hide = {a: b for a, b in spans}
     for s, n in slash_runs(context):
-        out.append(html.escape(context[pos:s]))
+        out.append(html.escape(_cut(context, pos, s, hide)))
         style = _USED_STYLE if used and used[0] == s else _RUN_STYLE
         title = f"run of {n} at offset {s}"
         out.append(f'<span class="u1630-run" style="{style}" title="{title}">{"/" * n}</span>')
         pos = s + n
-    out.append(html.escape(context[pos:]))
+    out.append(html.escape(_cut(context, pos, len(context), hide)))
     return "".join(out)
+
+
+def _cut(t: str, i: int, j: int, hide: dict[int, int]) -> str:
+    "`t[i:j]`, each password span `a: b` of `hide` in it as `***`"
+    for a in sorted(a for a in hide if i <= a < j):
+        return t[i:a] + "***" + _cut(t, hide[a], j, hide)
+    return t[i:j]
 
 # %% ../nbs/24b_render.ipynb #67d4f2bb
 # RFC 1630 p. 10: the steps of resolve_steps, rendered
@@ -367,7 +393,8 @@ def _step_rows(steps: Any) -> str:
     "The table rows of the resolution `steps`: number, rule, result, what it did and its sentence"
     return "".join(
         f"<tr><td>{i}</td><td><b>{html.escape(s.rule)}</b></td>"
-        f"<td><code>{html.escape(s.result)}</code></td><td>{html.escape(s.detail)}<br>"
+        f"<td><code>{html.escape(_masked(s.result))}</code></td>"
+        f"<td>{html.escape(_masked(s.detail))}<br>"
         f'<i style="font-size:smaller">&ldquo;{html.escape(s.sentence)}&rdquo;</i></td></tr>'
         for i, s in enumerate(steps, 1)
     )
@@ -380,7 +407,7 @@ def _compared(label: str, cls: str, now: str, result: str, context: str, partial
     else:
         k = difference_kind(context, partial, now, result)
         flag = _DIFFERS + (f' <span class="u1630-kind">(<code>{k}</code>)</span>' if k else "")
-    return f'<div>{label}: <code class="{cls}">{html.escape(now)}</code> {flag}</div>'
+    return f'<div>{label}: <code class="{cls}">{html.escape(_masked(now))}</code> {flag}</div>'
 
 # %% ../nbs/24b_render.ipynb #d487e838
 @_in_proportion("context", "partial")
@@ -416,6 +443,7 @@ def resolution_html(
     if browser is not None:
         label = "your browser (WHATWG URL standard)"
         shown.append(_compared(label, "u1630-browser", str(browser), result, context, partial))
+    result = _masked(result)  # RFC 1738 §6: no password shown (the steps' rows mask theirs)
     used = next((s.span for s in steps if s.rule == "slash"), None)
     return (
         f'<div class="u1630-resolution"><div>RFC 1630 ({html.escape(reading)} reading): '
@@ -491,9 +519,13 @@ def _value(v: object) -> str:
 def _secrets(obj: object) -> tuple[str, ...]:
     "The password of `obj` as read and as written in its text, longest first: never to be shown"
     pw, text = getattr(obj, "password", None), getattr(obj, "text", None)
+    # a parsed password is a `Secret` (a withheld one has no text to find)
+    pw = pw.reveal() if isinstance(pw, Secret) and pw and pw._clear is not None else pw
     got = {pw} if isinstance(pw, str) and pw else set()
+    if isinstance(getattr(obj, "password", None), Secret) and got:
+        got.add(obj.password.reveal(written=True))  # type: ignore[attr-defined]
     if isinstance(text, str):
-        got.update(text[a:b] for a, b in _password_spans(text))
+        got.update(text[a:b] for a, b in _password_spans(text) if text[a:b] != "***")
     return tuple(sorted(got, key=len, reverse=True))
 
 
@@ -540,6 +572,14 @@ def parts_html(
     rows = [f"<tr><td><b>class</b></td><td><code>{type(obj).__name__}</code></td></tr>"]
     # RFC 1738 §6: the password is never shown, nor what carries it ("PASS …")
     secrets = _secrets(obj)
+    text = getattr(obj, "text", None)
+    if secrets and not isinstance(getattr(obj, "password", None), Secret) and isinstance(text, str):
+        # a login no parse read (an unknown scheme's): the parts of the text masked whole, as a
+        # password may hold a '?', which splits the generic path and search
+        try:
+            obj = parse_url(_masked(text))
+        except URIError:
+            pass
     if is_dataclass(obj):
         rows += [
             f"<tr><td>{f.name}</td>"

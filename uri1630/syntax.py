@@ -10,6 +10,22 @@ from string import ascii_letters
 from typing import Any, NamedTuple, Optional
 from .errors import _need_str, URISyntaxError, _masked
 
+# %% ../nbs/03_uri_syntax.ipynb #31aa7ab5
+# RFC 1630: fragmentaddress  uri [ # fragmentid ];  uri  scheme : path [ ? search ]
+def _resplit(rest: str) -> tuple[str, Optional[str], Optional[str]]:
+    "`(path, search, fragment)` of the text after a scheme's colon, split as `parse` splits it"
+    h = rest.find("#")
+    rest, f = (rest, None) if h < 0 else (rest[:h], rest[h + 1 :])
+    q = rest.find("?")
+    return (rest, None, f) if q < 0 else (rest[:q], rest[q + 1 :], f)
+
+
+def _shown_parts(u: Any) -> tuple[Optional[str], ...]:
+    "The parts of the `URI` `u` with a login's password as `***`: its whole text masked, then split"
+    # (a password may hold a '?', which splits path and search)
+    s, start = str(u), 0 if u.scheme is None else len(u.scheme) + 1
+    return (u.scheme, *_resplit(_masked(s)[start:])) if "@" in s else tuple(u)
+
 # %% ../nbs/03_uri_syntax.ipynb #8ce6b1a6
 class URI(NamedTuple):
     "The parts of `fragmentaddress  uri [ # fragmentid ]`, `uri  scheme : path [ ? search ]`"
@@ -23,10 +39,8 @@ class URI(NamedTuple):
 
     # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
     def __repr__(self) -> str:
-        return (
-            f"URI(scheme={self.scheme!r}, path={_masked(self.path)!r}, "
-            f"search={self.search!r}, fragment={self.fragment!r})"
-        )
+        _, p, q, f = _shown_parts(self)
+        return f"URI(scheme={self.scheme!r}, path={p!r}, search={q!r}, fragment={f!r})"
 
     def __str__(self) -> str:
         "The text this `URI` was parsed from"
@@ -46,11 +60,12 @@ class URI(NamedTuple):
         return self.scheme is not None
 
     def _repr_markdown_(self) -> str:
+        # RFC 1738 §6: the text and its parts with a login's password as `***`, as in the repr
         rows = "\n".join(
             f"| {k} | {'*absent*' if v is None else '*void*' if v == '' else '`' + v + '`'} |"
-            for k, v in zip(self._fields, self)
+            for k, v in zip(self._fields, _shown_parts(self))
         )
-        return f"`{self}`\n\n| part | value |\n|---|---|\n{rows}"
+        return f"`{_masked(str(self))}`\n\n| part | value |\n|---|---|\n{rows}"
 
 # %% ../nbs/03_uri_syntax.ipynb #f5f90861
 def _first(s: str, chars: str, offset: int) -> int:

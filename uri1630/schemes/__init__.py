@@ -15,7 +15,15 @@ from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar, cast
-from ..errors import URIError, URISyntaxError, _need_str, _bounded, _login_split, _masked
+from uri1630.errors import (
+    URIError,
+    URISyntaxError,
+    Secret,
+    _need_str,
+    _bounded,
+    _login_split,
+    _masked,
+)
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, ALPHANUM2, ESCAPE_RE
 from ..grammar import RFC1738_SCHEME, RFC1738_USER_EXTRA, RFC1738_EXTRA, RFC1738_UNRESERVED
 from ..grammar import describe_char, _cls, _many
@@ -166,7 +174,7 @@ def split_url(
 # every scheme object: immutable, hashable, equal when its parts are equal
 @dataclass(frozen=True, slots=True)
 class SchemeURL:
-    "Base of every scheme object: `str()` is the URL as written; equal when the parsed parts are"
+    "Base of every scheme object: `str()` is the URL as written (a password `***`); equal by parts"
 
     # the URL as written (without `url:` prefix or `<>`)
     text: str = field(compare=False, repr=False)
@@ -175,12 +183,18 @@ class SchemeURL:
     def __str__(self) -> str:
         return self.text
 
+    def reveal(self) -> str:
+        "The URL as written, a password in clear: for the transport, never for a message"
+        return self.text
+
     def _repr_markdown_(self) -> str:
         "The URL and a table of its parts (*absent* for `None`, *void* for `''`)"
-        # a part out of the repr (the password) is shown as ***
+        # a part out of the repr (the password) is shown as ***; a login no parse read (the
+        # generic syntax's): the parts of the text masked whole (a password may hold a '?')
+        obj = _masked_parts(self) if "@" in self.text else self
         values = {
-            f.name: ("***" if not f.repr and getattr(self, f.name) else getattr(self, f.name))
-            for f in fields(self)
+            f.name: ("***" if not f.repr and getattr(obj, f.name) else getattr(obj, f.name))
+            for f in fields(obj)
         }
         rows = "\n".join(f"| {k} | {_md_cell(v)} |" for k, v in values.items() if k != "text")
         # RFC 1738 §6: no password shown
@@ -196,6 +210,18 @@ def _md_cell(v: object) -> str:
         return "*void*"
     return f"`{_masked(v) if isinstance(v, str) else v!r}`"
 
+# %% ../../nbs/09_specific_schemes.ipynb #d04805c2
+# RFC 1738 §6: a login's password, in the parts of a URL whose parse read none (the generic syntax)
+def _masked_parts(u: SchemeURL) -> SchemeURL:
+    "`u`, or if its text holds a login's password no parse read, what its text masked parses to"
+    if "@" not in u.text or isinstance(getattr(u, "password", None), Secret):
+        return u
+    try:
+        v = parse_url(_masked(u.text))
+    except URIError:
+        return u
+    return v if type(v) is type(u) else u
+
 # %% ../../nbs/09_specific_schemes.ipynb #90cb998f
 # RFC 1630 BNF of Generic URI Syntax: uri  scheme :  path [ ? search ];
 # fragmentaddress  uri [ # fragmentid ]
@@ -208,10 +234,12 @@ class GenericURL(SchemeURL):
     fragment: Optional[str]  # after the `#` (raw); `None` when absent
 
     # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
+    # (the whole text masked, then split: a password may hold a '?', which splits path and search)
     def __repr__(self) -> str:
+        u = parse(_masked(self.text)) if "@" in self.text else self
         return (
-            f"GenericURL(scheme={self.scheme!r}, path={_masked(self.path)!r}, "
-            f"search={self.search!r}, fragment={self.fragment!r})"
+            f"GenericURL(scheme={self.scheme!r}, path={u.path!r}, "
+            f"search={u.search!r}, fragment={u.fragment!r})"
         )
 
 
@@ -390,8 +418,8 @@ class IPURL(SchemeURL):
     "Base of the IP-based schemes: RFC 1738 §3.1 `//<user>:<password>@<host>:<port>`"
 
     user: Optional[str]  # decoded user name; `None` when absent, `''` when void (`ftp://@h/`)
-    # decoded password; `None` when absent, `''` when void; never in the repr (RFC 1738 §6)
-    password: Optional[str] = field(repr=False)
+    # decoded password; `None` when absent, void when `''`; a `Secret` (RFC 1738 §6)
+    password: Optional[Secret] = field(repr=False)
     host: str  # the host name or number as written (`''` only for a void `file:` host)
     port: Optional[int]  # the port as written, `None` when absent
 
@@ -404,6 +432,14 @@ class IPURL(SchemeURL):
     def effective_port(self) -> Optional[int]:
         "The port to connect to: `port`, or else `default_port`"
         return self.default_port if self.port is None else self.port
+
+    def reveal(self) -> str:
+        "The URL as written, its password in clear: for the transport, never for a message"
+        pw, t = self.password, self.text
+        # `text` holds `***` where the parse found the password (`_login_text`)
+        if not isinstance(pw, Secret) or not pw or pw._at < 0 or t[pw._at : pw._at + 3] != "***":
+            return t
+        return t[: pw._at] + pw.reveal(written=True) + t[pw._at + 3 :]
 
 # %% ../../nbs/09_specific_schemes.ipynb #d592a8d3
 # RFC 1738 §5: user = *[ uchar | ";" | "?" | "&" | "=" ]; password likewise;
@@ -458,7 +494,7 @@ class Login(NamedTuple):
     "The parts of RFC 1738 §3.1's `//<user>:<password>@<host>:<port>`, and where the login ends"
 
     user: Optional[str]  # decoded; `None` when absent
-    password: Optional[str]  # decoded; `None` when absent
+    password: Optional[Secret]  # decoded, a `Secret` (RFC 1738 §6); `None` when absent
     host: str  # as written
     port: Optional[int]  # `None` when absent
     end: int  # index (in `src.text`) just after the login: the `/` (or other stop) or `src.end`
@@ -516,7 +552,9 @@ def parse_login(
         ok = USER_CHARS if src.rfc == "1738" else ALPHANUM2
         u = src.decode(i, at if c < 0 else c, ok, "user")
         if c >= 0:
-            pw = src.decode(c + 1, at, ok, "password")
+            # RFC 1738 §6: a `Secret`, which knows where it stands in the URL (`src.url`)
+            off = src.start - len(src.scheme) - 1
+            pw = Secret(src.decode(c + 1, at, ok, "password"), t[c + 1 : at], c + 1 - off)
         i = at + 1
     c = t.find(":", i, j)
     he = j if c < 0 else c
@@ -524,6 +562,16 @@ def parse_login(
         src.fail(i, "host", f"a {src.scheme}: URL needs a host name or number")
     host = _check_host(src, i, he) if he > i else ""
     return Login(u, pw, host, None if c < 0 else _read_port(src, c + 1, j), j)
+
+# %% ../../nbs/09_specific_schemes.ipynb #6b6e7c46
+def _login_text(src: Source, lg: Login) -> str:
+    "`src.url`, the password `parse_login` read shown as `***`: a parsed URL's `text` (RFC 1738 §6)"
+    pw = lg.password
+    if not pw:  # none, or void: nothing to hide (and nothing spent on a URL without one)
+        return src.url
+    assert pw is not None
+    a = pw._at
+    return src.url[:a] + "***" + src.url[a + len(pw.reveal(written=True)) :]
 
 # %% ../../nbs/09_specific_schemes.ipynb #3db31935
 # For the fast path: RFC 1738 §3.1 host = hostname | hostnumber, as one pattern

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 if TYPE_CHECKING:
     from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError, _bounded, _need_str
+from ..errors import URIError, URISyntaxError, Secret, _bounded, _need_str
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from ..grammar import RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
-from . import IPURL, Source, parse_login, parse_url
+from . import IPURL, Source, parse_login, parse_url, _login_text
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/11_ftp.ipynb #59ef99b2
@@ -57,7 +57,9 @@ class FtpURL(IPURL):
             out = ["USER anonymous", "PASS " + _arg(self, "anonymous password", anonymous_password)]
         else:
             out = ["USER " + _arg(self, "user name", self.user)]
-            pw = self.password if self.password is not None else password
+            # RFC 1738 §6: the URL's password is a `Secret`; PASS carries it in clear
+            mine = self.password
+            pw = password if mine is None else mine.reveal() if isinstance(mine, Secret) else mine
             if pw is not None:
                 out.append("PASS " + _arg(self, "password", pw))
         out += ["CWD " + _arg(self, "CWD argument", c) for c in self.cwd]
@@ -102,7 +104,9 @@ def _parse_ftp(src: Source) -> FtpURL:
     "Read `ftp://login [ / fpath [ ;type=typecode ] ]`"
     lg = parse_login(src, *_LOGIN)
     t, i, end, typecode = src.text, lg.end, src.end, None
-    head = (src.url, src.scheme, lg.user, lg.password, lg.host, lg.port)
+    # `text`: the password as `***` (RFC 1738 §6)
+    text = _login_text(src, lg) if lg.password else src.url  # no call for a URL without one
+    head = (text, src.scheme, lg.user, lg.password, lg.host, lg.port)
     if i == end:
         if src.rfc == "1630":
             src.fail(i, "ftpaddress", "RFC 1630's ftpaddress has a '/' and a path after the login")
@@ -137,6 +141,9 @@ def _arg(u: FtpURL, what: str, value: str) -> str:
                 (p for p in (u.text.upper().find(e) for e in ("%0D", "%0A", "%00")) if p >= 0),
                 default=None,
             )
+            # in the URL's password (a `Secret`, `***` in `text`): the password's place
+            if what == "password" and isinstance(u.password, Secret) and u.password._at >= 0:
+                pos = u.password._at
             raise URIError(
                 f"the {what} holds {bad!r}, which would inject another FTP command",
                 u.text,
@@ -153,7 +160,7 @@ def _type_arg(code: str) -> str:
 
 # %% ../../nbs/11_ftp.ipynb #32110bbe
 import re
-from typing import TYPE_CHECKING, Sequence, TypedDict
+from typing import TYPE_CHECKING, Callable, Sequence, TypedDict
 from ..errors import ServerText, _visible
 
 if TYPE_CHECKING:
@@ -298,6 +305,19 @@ def _ftp_command(c: "_Conn", cmd: str, o: "RetrievalOptions", st: _FtpState) -> 
     if code // 100 != 2:
         c.fail(f"FTP server refused {show!r}: {code} {text}", code, show)
 
+# %% ../../nbs/11_ftp.ipynb #cfa1b158
+def _masking(
+    trace: Callable[[str, str], object], secrets: Sequence[str]
+) -> Callable[[str, str], object]:
+    "`trace`, each of `secrets` shown as `***` in the lines it is given (RFC 1738 §6)"
+
+    def masked(direction: str, line: str) -> object:
+        for p in secrets:
+            line = line.replace(p, "***")
+        return trace(direction, line)
+
+    return masked
+
 # %% ../../nbs/11_ftp.ipynb #dcd67705
 def _ftp_dialogue(host: str, port: int, commands: Sequence[str], o: "RetrievalOptions") -> bytes:
     "The FTP dialogue of `ftp_session`: greeting, login, the commands, `QUIT`"
@@ -338,7 +358,10 @@ def ftp_session(
         )
     commands = [_need_str(cmd, "command") for cmd in commands]  # each as the exact str it holds
     _check_commands(commands)
-    secrets = [_visible(cmd[5:]) for cmd in commands if cmd[:5].upper() == "PASS " and len(cmd) > 5]
+    secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == "PASS " and len(cmd) > 5]
+    secrets += [v for v in map(_visible, secrets) if v not in secrets]  # as messages show it
+    if secrets and o.trace is not None:  # a server that echoes it does not get it into the trace
+        o = o._replace(trace=_masking(o.trace, secrets))
     try:
         return _ftp_dialogue(host, port, commands, o)
     # RFC 1738 §6: a server that echoes the password does not get it into a message (as the

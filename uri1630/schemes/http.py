@@ -291,7 +291,9 @@ def _retrieve_via_gateway(u: SchemeURL, o: "RetrievalOptions") -> bytes:
     'RFC 1630 "HTTP": send the entire URI (without its fragment) to the gateway on the GET line'
     # every scheme's URL class has one; the base class has not
     fragment: Optional[str] = getattr(u, "fragment", None)
-    target = u.text if fragment is None else u.text[: len(u.text) - len(fragment) - 1]
+    # the URL in clear (its password a `Secret` in `text`, RFC 1738 §6): the gateway needs it
+    url = u.reveal()
+    target = url if fragment is None else url[: len(url) - len(fragment) - 1]
     assert o.proxy is not None  # _retrieve sends a URL here only when a gateway is set
     host, port = o.proxy
     # RFC 1738 §6: a password is not repeated in messages or the trace

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Optional
 if TYPE_CHECKING:
     from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URISyntaxError
-from . import IPURL, Source, parse_login, parse_url
+from . import IPURL, Source, parse_login, parse_url, _login_text
 from ..catalog import SchemeEntry, LoginRule, declare
 
 # %% ../../nbs/15_telnet.ipynb #28f23f46
@@ -29,7 +29,8 @@ class TelnetURL(IPURL):
         "What to tell the user: the user name and password are only suggestions (RFC 1738 §3.8)"
         if self.user is None:
             return f"Connect to {self.host} port {self.effective_port}."
-        pw = "" if self.password is None else f" and password {self.password!r}"
+        # RFC 1738 §6: the password is a `Secret`, shown as `***` (`password.reveal()` gives it)
+        pw = "" if self.password is None else f" and password {str(self.password)!r}"
         return (
             f"Connect to {self.host} port {self.effective_port}; "
             f"suggested user name {self.user!r}{pw}."
@@ -52,7 +53,9 @@ def _parse_telnet(src: Source) -> TelnetURL:
                 "telneturl",
                 f"a {src.scheme}: URL has nothing after the login but an optional '/'",
             )
-    return TelnetURL(src.url, src.scheme, lg.user, lg.password, lg.host, lg.port, src.fragment)
+    # `text`: the password as `***` (RFC 1738 §6)
+    text = _login_text(src, lg) if lg.password else src.url  # no call for a URL without one
+    return TelnetURL(text, src.scheme, lg.user, lg.password, lg.host, lg.port, src.fragment)
 
 # %% ../../nbs/15_telnet.ipynb #e553a1d8
 def _bnf_rfc1630(
