@@ -573,7 +573,7 @@ def retrieve_menu(
 
 
 # octets a `MenuItem` takes besides its strings' text (a 6-tuple, 2 small strings)
-_ITEM_COST = 128
+_ITEM_COST = 192  # 128, and 64 for the display string's `ServerText` object
 
 # %% ../../nbs/12_gopher.ipynb #a9409c45
 def _bnf_rfc1630(
