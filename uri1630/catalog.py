@@ -239,15 +239,16 @@ def _merge(key: str, old: SchemeEntry, new: SchemeEntry, replace: bool, rule: st
         if value is None or value == ():
             continue
         was = getattr(old, slot)
-        if not _same(was, value):  # the same again (a re-run cell) is taken silently
-            if was not in (None, ()) and not replace:
-                what = _MESSAGES.get(slot, f"already has a {slot} entry")
-                raise URIError(f"scheme {key!r} {what}; pass replace=True to replace it", rule=rule)
-            new_parser = new_parser or slot == "parser"
+        if _same(was, value):
+            continue  # the same again (a re-run cell): the registered one stays, the state unchanged
+        if was not in (None, ()) and not replace:
+            what = _MESSAGES.get(slot, f"already has a {slot} entry")
+            raise URIError(f"scheme {key!r} {what}; pass replace=True to replace it", rule=rule)
+        new_parser = new_parser or slot == "parser"
         slots[slot] = value
     if new_parser and "fast" not in slots:
         slots["fast"] = None  # a new parser: its own path only
-    return old._replace(**slots)
+    return old._replace(**slots) if slots else old
 
 # %% ../nbs/09a_scheme_records.ipynb #8258905b
 def _register(name: str, slot: str, fn: Callable[..., Any], replace: bool, rule: str) -> None:
@@ -261,7 +262,9 @@ def _register(name: str, slot: str, fn: Callable[..., Any], replace: bool, rule:
     with _LOCK:
         one: dict[str, Any] = {slot: fn}
         old = _get(_ENTRIES, key, SchemeEntry())
-        _put(key, _merge(key, old, SchemeEntry(**one), replace, rule))
+        new = _merge(key, old, SchemeEntry(**one), replace, rule)
+        if new is not old:  # the same again changes nothing
+            _put(key, new)
         _ORIGIN.setdefault(key, getattr(fn, "__module__", None) or "")
 
 # %% ../nbs/09a_scheme_records.ipynb #eedff2da
@@ -288,7 +291,8 @@ def declare(
             for k, e in keys.items()
         }
         for k, e in merged.items():
-            _put(k, e)
+            if e is not _get(_ENTRIES, k):  # a record declared again changes nothing
+                _put(k, e)
             if replace or k not in _ORIGIN:
                 _ORIGIN[k] = origin  # a re-run notebook cell leaves a slice's record its slice's
 
