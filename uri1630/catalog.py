@@ -240,7 +240,7 @@ def _merge(key: str, old: SchemeEntry, new: SchemeEntry, replace: bool, rule: st
             continue
         was = getattr(old, slot)
         if _same(was, value):
-            continue  # the same again (a re-run cell): the registered one stays, the state unchanged
+            continue  # the same again (a re-run cell): the registered one stays
         if was not in (None, ()) and not replace:
             what = _MESSAGES.get(slot, f"already has a {slot} entry")
             raise URIError(f"scheme {key!r} {what}; pass replace=True to replace it", rule=rule)
