@@ -16,7 +16,7 @@ from importlib.util import find_spec
 from pkgutil import iter_modules
 from types import MappingProxyType
 from typing import Any, Callable, Iterator, NamedTuple, Optional, TypeVar, cast
-from .errors import URIError, URISyntaxError, _need_str
+from .errors import URIError, URISyntaxError, _need_str, _same
 from .grammar import ALPHA, RFC1738_SCHEME, describe_char
 
 # %% ../nbs/09a_scheme_records.ipynb #b841c602
@@ -192,26 +192,6 @@ def _check_name(name: str) -> str:
         raise URISyntaxError(why, name, bad, "scheme")
     return name.lower()
 
-# %% ../nbs/09a_scheme_records.ipynb #9937c902
-def _fingerprint(f: Callable[..., object]) -> tuple[object, ...]:
-    "What makes two functions the same one, defined again (a reloaded module, a re-run cell)"
-    c = getattr(f, "__code__", None)
-    if c is None:
-        return (id(f),)
-    return (
-        f.__qualname__,
-        c.co_code,
-        c.co_names,
-        tuple(k for k in c.co_consts if not hasattr(k, "co_code")),
-    )
-
-
-def _same(f: object, g: object) -> bool:
-    "Whether two slot values are the same: equal data, or the same function (perhaps defined again)"
-    if f is g or not (callable(f) and callable(g)):
-        return f is g or f == g
-    return _fingerprint(f) == _fingerprint(g)
-
 # %% ../nbs/09a_scheme_records.ipynb #4592d703
 _MESSAGES = {"parser": "is already registered", "retrieval": "already has a retrieval algorithm"}
 
@@ -381,7 +361,8 @@ _BUILTIN = _View(
     "scheme name -> the built-in slice that declared it",
     "uri1630.catalog._BUILTIN",
 )
-# the schemes the two RFCs name (each declared by a slice of this package)
+# every built-in scheme: each record a slice of this package declares (the two RFCs' schemes,
+# and one from neither RFC added as a slice); a scheme another package declares is not in it
 KNOWN_SCHEMES = _NameSet(_BUILTIN, "uri1630.catalog.KNOWN_SCHEMES")
 
 # %% ../nbs/09a_scheme_records.ipynb #368ad49d

@@ -186,3 +186,23 @@ def error_at(f: Callable[..., object], *a: Any, **k: Any) -> tuple[Optional[int]
     except URISyntaxError as e:
         return (e.position, e.rule)
     raise AssertionError(f"no URISyntaxError from {getattr(f, '__name__', f)}{a}")
+
+# %% ../nbs/00_errors.ipynb #9937c902
+def _fingerprint(f: Callable[..., object]) -> tuple[object, ...]:
+    "What makes two functions the same one, defined again (a reloaded module, a re-run cell)"
+    c = getattr(f, "__code__", None)
+    if c is None:
+        return (id(f),)
+    return (
+        f.__qualname__,
+        c.co_code,
+        c.co_names,
+        tuple(k for k in c.co_consts if not hasattr(k, "co_code")),
+    )
+
+
+def _same(f: object, g: object) -> bool:
+    "Whether two slot values are the same: equal data, or the same function (perhaps defined again)"
+    if f is g or not (callable(f) and callable(g)):
+        return f is g or f == g
+    return _fingerprint(f) == _fingerprint(g)

@@ -12,7 +12,7 @@ import socket
 import threading
 import time
 from typing import Any, NamedTuple, Optional, Callable, Iterator, NoReturn, cast
-from .errors import URIError, _need_str, _bounded, _masked
+from .errors import URIError, _need_str, _bounded, _masked, _same
 
 # %% ../nbs/32a_transport.ipynb #310b1a0e
 def _mask_password(url: Optional[str]) -> Optional[str]:
@@ -539,7 +539,8 @@ _DISPATCHER: list[Optional[_Dispatch]] = [None]  # filled by `uri1630.access` wh
 
 def _set_dispatcher(fn: _Dispatch) -> None:
     "Hand the transport the dispatcher that runs above the schemes"
-    _DISPATCHER[0] = fn
+    if not _same(_DISPATCHER[0], fn):  # the same one again (a notebook's copy): it keeps its own
+        _DISPATCHER[0] = fn
 
 
 def _dispatcher() -> _Dispatch:
