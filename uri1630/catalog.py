@@ -61,6 +61,9 @@ class SchemeEntry(NamedTuple):
     rfc1630: Optional[_Fn] = None  # (G, P, o) -> None: builds its productions of RFC 1630's URL BNF
     rfc1738: Optional[_Fn] = None  # (G, P, S) -> None: builds its productions of RFC 1738 §5
     needs: tuple[str, ...] = ()  # the schemes whose productions its builders use (built before it)
+    # (key, meaning) of each key its class adds to `parse --json` that the CLI's `SCHEME_FIELDS`
+    # does not describe (a scheme from neither RFC describes its own)
+    json_keys: tuple[tuple[str, str], ...] = ()
 
 # %% ../nbs/09a_scheme_records.ipynb #bc9b85b8
 # RFC 1738 §6: one hazard found in a URL
