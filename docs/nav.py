@@ -72,3 +72,11 @@ def parts(nbs: Path) -> list:
 def order(nbs: Path) -> list:
     "Every notebook in reading order: the front page, then each part's"
     return [FRONT] + [n for _, names in parts(nbs) for n in names]
+
+
+if __name__ == "__main__":   # python docs/nav.py: the navigation as the site will show it (fails as parts() does)
+    import sys
+    root = Path(__file__).resolve().parent.parent / "nbs"
+    try: got = parts(root)
+    except ValueError as e: sys.exit(f"docs/nav.py: {e}")
+    for caption, names in got: print(f"{caption}: {' '.join(names)}")
