@@ -58,7 +58,7 @@ def main(argv: list[str]) -> int:
             return 1
         status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=work,
                                 capture_output=True, text=True, check=True).stdout.splitlines()
-        new = [l[3:] for l in status if l.startswith("?? ")]
+        new = [l[3:] for l in status if l[:2] in ("??", "A ")]   # untracked, or added by the checklist's `git add`
         notebooks = [f for f in new if re.fullmatch(r"nbs/\d+_\w+\.ipynb", f)]
         modules = [f"uri1630/schemes/{Path(n).stem.split('_', 1)[1]}.py" for n in notebooks]
         allowed = set(notebooks) | set(modules) | GENERATED
