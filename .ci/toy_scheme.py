@@ -8,7 +8,7 @@ files generated from it was written.
 2. take the checklist, the first ```sh block after "**Adding a scheme.**" in nbs/index.ipynb (the source of
    README.md), and run it with bash -e, but its last step (`bash .ci/test`, everything CI runs: this gate is one
    of its steps); its example is the toy: `finger:`, from nbs/_template_scheme.ipynb;
-3. fail if `git status` shows anything but the new notebook, its module and nbdev's index (`uri1630/_modidx.py`),
+3. fail if `git status` shows anything but the new notebook, its module and the generated files (`GENERATED`),
    or if a process the checklist started is still running (.ci/leftover-processes.py).
 
 The copy's `.venv` is a link to this checkout's (.ci/test made it); `--keep` leaves the copy for a look.
@@ -17,7 +17,9 @@ import json, os, re, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GENERATED = {"uri1630/_modidx.py"}   # nbdev's index of every module: rewritten by nbdev_export
+# written by the checklist's commands, not by hand: nbdev's index of every module (nbdev_export), and README.md
+# (.ci/readme.py runs nbs/index.ipynb, whose outputs show what the package holds: the new scheme among it)
+GENERATED = {"uri1630/_modidx.py", "README.md"}
 
 
 def checklist(index: Path) -> list[str]:
