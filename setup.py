@@ -25,6 +25,9 @@ def reqs(key):
 # every `<name>_requirements` key becomes the extra `<name>`
 extras = {k[:-len('_requirements')]: reqs(k) for k in cfg if k.endswith('_requirements') and k != 'requirements'}
 extras['all'] = sorted({r for k, v in extras.items() if k not in ('dev', 'all') for r in v})
+# one install for contributors (#28): `dev` is its own tools and every other extra, all that the tests, the
+# notebooks and the CI steps import (tests/test_reader.py checks it against their imports)
+extras['dev'] = sorted(set(extras.get('dev', [])) | set(extras['all']))
 # the licence itself is declared in pyproject.toml (`license`, `license-files`): check the two agree
 import tomllib
 with open('pyproject.toml', 'rb') as f: assert tomllib.load(f)['project']['license'] == licenses[cfg['license'].lower()]

@@ -52,24 +52,36 @@ def _imports_only(src: str) -> bool:
 
 def measure(nb: Path) -> dict:
     "The figures of one notebook"
-    cells = [c for c in json.loads(nb.read_text(encoding='utf-8'))['cells'] if c['cell_type'] == 'code']
+    every = json.loads(nb.read_text(encoding='utf-8'))['cells']
+    cells = [(n, c) for n, c in enumerate(every, 1) if c['cell_type'] == 'code']
     out = dict(notebook=nb.name, export_cells=0, wide=0, joined=0, unparsed=0, long=0, untested=0, lines=0)
+    where: list[str] = []                                # each finding: the notebook, the cell, what
+    out['where'] = where
+    def at(n: int, c: dict, what: str) -> None: where.append(f"nbs/{nb.name}, cell {n} (id {c.get('id')}): {what}")
     pending = None                                       # an export cell not yet followed by a test or example
-    for c in cells:
+    for n, c in cells:
         src = _source(c)
         body = _body(src)
         out['lines'] += len(body)
-        out['wide'] += sum(1 for line in body if len(line) > WIDTH)
+        wide = [k for k, line in enumerate(body, 1) if len(line) > WIDTH]
+        out['wide'] += len(wide)
+        if wide: at(n, c, f"{len(wide)} code line(s) over {WIDTH} characters (line {', '.join(map(str, wide))})")
         j = _joined(src)
         if j is None: out['unparsed'] += 1
         else: out['joined'] += j
+        if j: at(n, c, f"{j} line(s) holding more than one statement")
         if _is_export(src):
             out['export_cells'] += 1
             out['long'] += len(body) > MAX_LINES
-            if pending is not None: out['untested'] += 1
-            pending = None if _imports_only(src) else c
+            if len(body) > MAX_LINES: at(n, c, f"an export cell of {len(body)} lines (at most {MAX_LINES}): split it")
+            if pending is not None:
+                out['untested'] += 1
+                at(*pending, "an export cell followed by another, with no cell that tests or shows it between")
+            pending = None if _imports_only(src) else (n, c)
         elif body and 'nbdev_export' not in src: pending = None
-    if pending is not None: out['untested'] += 1
+    if pending is not None:
+        out['untested'] += 1
+        at(*pending, "the last export cell, with no cell that tests or shows it after it")
     return out
 
 
@@ -89,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         for r in rows: print(f"{r['notebook']:<34}" + ''.join(f"{r[k]:>13}" for k in keys))
         print(f"{'total':<34}" + ''.join(f"{total[k]:>13}" for k in keys))
     broken = total['wide'] + total['joined'] + total['long'] + total['untested']
+    for r in rows:
+        for w in r['where']: print(w, file=sys.stderr)   # each finding names its notebook and cell
     return 1 if a.strict and broken else 0
 
 

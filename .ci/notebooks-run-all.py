@@ -3,8 +3,9 @@
 
     python .ci/notebooks-run-all.py [NBS_DIR] [--workers N]
 
-Run with the Python of a venv that holds only the README's notebook install (`.ci/steps/65-notebooks.sh` makes
-one); the kernel is that venv's ipykernel. Exit 1 if a notebook has no Python 3 kernelspec or a cell raised.
+Run with the Python of a venv that holds only the README's notebook install; the kernel is that venv's ipykernel.
+Exit 1 if a notebook has no Python 3 kernelspec or a cell raised. CI no longer runs it (#28): `.ci/steps/65-notebooks.sh`
+runs `nbdev_test` (flagged cells too) in such a venv, so the notebooks run once; this stays for a look in real kernels.
 """
 import json, sys, time
 from concurrent.futures import ProcessPoolExecutor

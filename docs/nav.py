@@ -3,6 +3,10 @@
 The front page (`index`) is the root of the site and holds these parts as captioned tables of contents.
 `docs/build.py` fails when a notebook of `nbs/` is in no part, or a name here is neither a notebook nor
 listed in `PENDING` (notebooks announced but not yet written: left out until they exist).
+
+A scheme's notebook (one whose first cell is `#| default_exp schemes.<name>`) that is named in no part is
+placed by a rule, not by a line here: in the part `SCHEMES_PART`, in the order of its number (a scheme from
+neither RFC, added by its notebook alone; see "Adding a scheme" in nbs/index.ipynb).
 """
 from pathlib import Path
 
@@ -29,6 +33,17 @@ NAV = (
 )
 
 PENDING: set = set()   # every announced notebook is written
+SCHEMES_PART = "Schemes from neither RFC"   # the scheme notebooks no part names, by the rule above
+
+
+def is_scheme(path: Path) -> bool:
+    "Whether the notebook at `path` exports a scheme slice (`#| default_exp schemes.<name>` in its first code cell)"
+    import json
+    try: cells = json.loads(Path(path).read_text(encoding="utf-8")).get("cells", [])
+    except (OSError, ValueError): return False
+    first = next((c for c in cells if c.get("cell_type") == "code"), None)
+    src = "".join(first.get("source", "")) if first else ""
+    return any(line.strip().startswith("#| default_exp schemes.") for line in src.splitlines())
 
 
 def notebooks(nbs: Path) -> list:
@@ -40,6 +55,9 @@ def parts(nbs: Path) -> list:
     "[(caption, [stem, ...]), ...]: NAV restricted to the notebooks that exist; raises ValueError if `nbs` and NAV disagree"
     have = set(notebooks(nbs))
     listed = [n for _, names in NAV for n in names]
+    schemes = sorted(n for n in have - set(listed) - {FRONT} if is_scheme(Path(nbs) / f"{n}.ipynb"))
+    nav = NAV + (((SCHEMES_PART, tuple(schemes)),) if schemes else ())
+    listed += schemes
     dup = sorted({n for n in listed if listed.count(n) > 1})
     missing = sorted(have - set(listed) - {FRONT})
     unknown = sorted(set(listed) - have - PENDING)
@@ -48,9 +66,17 @@ def parts(nbs: Path) -> list:
                ([f"listed twice in docs/nav.py: {dup}"] if dup else []) + \
                ([f"no front page: nbs/{FRONT}.ipynb"] if FRONT not in have else [])
     if problems: raise ValueError("; ".join(problems))
-    return [(caption, [n for n in names if n in have]) for caption, names in NAV]
+    return [(caption, [n for n in names if n in have]) for caption, names in nav]
 
 
 def order(nbs: Path) -> list:
     "Every notebook in reading order: the front page, then each part's"
     return [FRONT] + [n for _, names in parts(nbs) for n in names]
+
+
+if __name__ == "__main__":   # python docs/nav.py: the navigation as the site will show it (fails as parts() does)
+    import sys
+    root = Path(__file__).resolve().parent.parent / "nbs"
+    try: got = parts(root)
+    except ValueError as e: sys.exit(f"docs/nav.py: {e}")
+    for caption, names in got: print(f"{caption}: {' '.join(names)}")

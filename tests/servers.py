@@ -86,11 +86,38 @@ def _spawn_on_free_port(name, make, root=None, tries=3, **kw):
     raise AssertionError('unreachable')
 
 
+# A watchdog per server: it ends the server's process group as soon as the process that started the server is
+# gone, however it went (a notebook's kernel shut down, an nbdev_test worker that never reaches atexit, a kill -9).
+# It polls its parent's pid: once reparented, its parent is gone. Ends by itself when the group is gone.
+_WATCHDOG = r'''
+import os, signal, sys, time
+parent, group = int(sys.argv[1]), int(sys.argv[2])
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+while True:
+    try: os.killpg(group, 0)
+    except (ProcessLookupError, PermissionError): sys.exit(0)
+    if os.getppid() != parent:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try: os.killpg(group, sig)
+            except ProcessLookupError: sys.exit(0)
+            time.sleep(2)
+        sys.exit(0)
+    time.sleep(0.2)
+'''
+
+
+def _watch(proc) -> subprocess.Popen:
+    "A watchdog that ends `proc`'s process group when this process is gone (see `_WATCHDOG`)"
+    return subprocess.Popen([sys.executable, '-c', _WATCHDOG, str(os.getpid()), str(proc.pid)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def _spawn(name, args, port, root=None, tmp=None, **kw):
     proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True, **kw)
+    _watch(proc)                       # never outlive the process that started it, even without atexit
     srv = Server(name, proc, port, root, tmp)
-    atexit.register(srv.stop)          # never outlive the process that started it, even if a test fails midway
+    atexit.register(srv.stop)          # and stop at a normal exit at once, with the temporary tree
     try: _wait_listening(proc, port, name)
     except BaseException: srv.stop(); raise
     return srv

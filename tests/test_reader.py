@@ -58,11 +58,16 @@ def test_every_notebook_has_its_place_in_the_navigation():
 
 def test_navigation_check_fails_for_a_notebook_in_no_part(tmp_path):
     nav = _nav()
-    for p in NOTEBOOKS: (tmp_path / p.name).write_text("{}")
+    for p in NOTEBOOKS: (tmp_path / p.name).write_bytes(p.read_bytes())   # a scheme's notebook is known by its content
     nav.parts(tmp_path)
     (tmp_path / "99_new_page.ipynb").write_text("{}")
     with pytest.raises(ValueError, match="99_new_page"): nav.parts(tmp_path)
-    (tmp_path / "99_new_page.ipynb").unlink(); (tmp_path / "01_introduction.ipynb").unlink()
+    (tmp_path / "99_new_page.ipynb").unlink()
+    # a scheme's notebook needs no line in docs/nav.py: the rule places it in its own part (#28)
+    (tmp_path / "98_toy.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["#| default_exp schemes.toy"]}]}))
+    caption, names = nav.parts(tmp_path)[-1]
+    assert caption == nav.SCHEMES_PART and names[-1] == "98_toy"
+    (tmp_path / "98_toy.ipynb").unlink(); (tmp_path / "01_introduction.ipynb").unlink()
     with pytest.raises(ValueError, match="01_introduction"): nav.parts(tmp_path)
 
 
@@ -127,12 +132,12 @@ def _closure(reqs: list[str]) -> set[str]:
     return seen
 
 
-def _notebook_imports(nb: Path) -> set[str]:
-    "The top-level modules a notebook's code cells import (cells that are not Python, e.g. a magic, are skipped)"
+def _imports(path: Path) -> set[str]:
+    "The top-level modules a notebook's code cells (cells that are not Python, e.g. a magic, are skipped) or a .py file import"
+    if path.suffix == ".py": sources = [path.read_text(encoding="utf-8")]
+    else: sources = ["".join(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
     mods = set()
-    for c in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
-        if c["cell_type"] != "code": continue
-        src = "".join(c["source"])
+    for src in sources:
         try: tree = ast.parse("\n".join(l for l in src.splitlines() if not l.lstrip().startswith(("%", "!"))))
         except SyntaxError: continue
         for node in ast.walk(tree):
@@ -141,18 +146,38 @@ def _notebook_imports(nb: Path) -> set[str]:
     return mods
 
 
+def _not_provided(extras: list[str], files: list[Path]) -> dict[str, list[str]]:
+    """file name -> the modules it imports that are neither the standard library's, uri1630's, the clone's own helpers,
+    nor brought by installing the `extras` of settings.ini (and what they require)"""
+    ini = configparser.ConfigParser(); ini.read(ROOT / "settings.ini")
+    have = _closure([r for e in extras for r in ini["DEFAULT"][f"{e}_requirements"].split()])
+    dists = metadata.packages_distributions()
+    local = {p.stem for p in ROOT.glob("*/*.py")} | {p.stem for p in ROOT.glob("tests/*/*.py")} | {p.stem for p in ROOT.glob("*/*/*.py")}
+    missing: dict[str, list[str]] = {}
+    for f in files:
+        for mod in sorted(_imports(f)):
+            if mod in sys.stdlib_module_names or mod in local or mod in ("uri1630", "__future__"): continue
+            owners = {d.lower().replace("_", "-") for d in dists.get(mod, [])}
+            if not owners or not owners & have: missing.setdefault(f.name, []).append(f"{mod} ({', '.join(sorted(owners)) or 'not installed'})")
+    return missing
+
+
 def test_the_notebooks_extra_provides_every_import_of_every_notebook():
     """Every module a notebook imports is the standard library's, uri1630's, or comes with the `notebooks` extra
     (settings.ini) and what it requires: a property cell that imports hypothesis fails Run All in the README's
     install unless the extra names it (CI's fresh-venv run found six such notebooks)."""
-    ini = configparser.ConfigParser(); ini.read(ROOT / "settings.ini")
-    have = _closure(ini["DEFAULT"]["notebooks_requirements"].split())
-    dists = metadata.packages_distributions()
-    local = {p.stem for p in ROOT.glob("*/*.py")} | {p.stem for p in ROOT.glob("tests/*/*.py")}   # the clone's own helpers
-    missing = {}
-    for nb in sorted((ROOT / "nbs").glob("*.ipynb")):
-        for mod in sorted(_notebook_imports(nb)):
-            if mod in sys.stdlib_module_names or mod in local or mod in ("uri1630", "__future__"): continue
-            owners = {d.lower().replace("_", "-") for d in dists.get(mod, [])}
-            if not owners or not owners & have: missing.setdefault(nb.name, []).append(f"{mod} ({', '.join(sorted(owners)) or 'not installed'})")
+    missing = _not_provided(["notebooks"], sorted((ROOT / "nbs").glob("*.ipynb")))
     assert not missing, f"imports the notebooks extra does not provide: {missing}"
+
+
+def test_the_dev_install_provides_every_import_of_every_test_and_notebook():
+    """One install (#28): `bash .ci/setup dev` installs the `dev` extra, which setup.py makes dev's own tools and every
+    other extra; every module a test file, a notebook, or a script of bench/, fuzz/, docs/ or .ci/ imports comes with it"""
+    ini = configparser.ConfigParser(); ini.read(ROOT / "settings.ini")
+    extras = [k[:-len("_requirements")] for k in ini["DEFAULT"] if k.endswith("_requirements") and k != "requirements"]
+    files = sorted((ROOT / "nbs").glob("*.ipynb")) + sorted((ROOT / "tests").rglob("*.py")) + \
+        sorted(p for d in ("bench", "fuzz", "docs", ".ci") for p in (ROOT / d).rglob("*.py"))
+    missing = _not_provided(extras, files)
+    assert not missing, f"imports the dev install (`bash .ci/setup dev`) does not provide: {missing}"
+    setup = (ROOT / "setup.py").read_text()
+    assert "extras['dev'] = sorted(set(extras.get('dev', [])) | set(extras['all']))" in setup, "setup.py's dev extra is no longer every extra"

@@ -9,6 +9,7 @@ from __future__ import annotations   # annotations are for mypy only: not evalua
 # `__version__` is (re)written in place by nbdev_export from settings.ini (put_version_in_init)
 __version__ = "0.3.0"
 from types import ModuleType as _ModuleType   # already loaded by the interpreter
+import os as _os                              # so is os
 TYPE_CHECKING = False
 if TYPE_CHECKING: from typing import Any
 del TYPE_CHECKING
@@ -28,22 +29,26 @@ _EXPORTS = {
     'registration': 'RESERVED_NAMES is_experimental scheme_status',
     'transport': 'DEFAULT_TOTAL_TIMEOUT DEFAULT_MAX_BYTES ANONYMOUS_EMAIL FTP_TYPES RetrievalError Deadline RetrievalOptions',
     'access': 'NO_RETRIEVAL retrieve register_retrieval',
-    'schemes.file': 'FILE_CHARS FileURL',
-    'schemes.ftp': 'FSEGMENT_CHARS FtpURL ftp_session',
-    'schemes.further': 'NNTP_GROUP_CHARS NntpURL',
-    'schemes.gopher': 'GOPHER_CHARS GopherURL undot MenuItem parse_menu gopher_exchange iter_menu retrieve_menu',
-    'schemes.http': 'HTTP_CHARS HttpURL http_request',
-    'schemes.mailto': 'MailtoURL',
-    'schemes.mid': 'MidURL CidURL',
-    'schemes.news': 'NewsURL',
-    'schemes.prospero': 'PROSPERO_CHARS ProsperoURL',
-    'schemes.telnet': 'TelnetURL',
-    'schemes.urn': 'URN',
-    'schemes.wais': 'WAIS_CHARS WaisURL',
     'security': 'Risk RISK_KINDS LOGIN_SENTENCE risks',
     'url_grammar': 'RFC1630 RFC1630_AS_PRINTED RFC1738 RFC1738_AS_PRINTED DISAGREEMENTS URLGrammar check_production rfc1630_grammar rfc1738_grammar Disagreement',
 }
+# (+ each scheme slice, `uri1630/schemes/<name>.py`, with its `__all__`: read from the records' modules, listed nowhere
+# by hand, so that a new slice's public names are exported without an edit here; see `_exports`)
 _WHERE = {n: m for m, names in _EXPORTS.items() for n in names.split()}   # public name -> its module
+_SLICES: dict[str, str] = {}   # 'schemes.<slice>' -> its `__all__`, once read
+
+def _exports() -> dict[str, str]:
+    "`_EXPORTS` and every scheme slice's `__all__`, read from the slice's text (nbdev writes it first): nothing is imported"
+    if not _SLICES:
+        folder = _os.path.join(__path__[0], 'schemes')
+        for f in sorted(_os.listdir(folder)):
+            if f.endswith('.py') and not f.startswith('_'):
+                with open(_os.path.join(folder, f), encoding='utf-8') as fh: text = fh.read()
+                body = text[text.index('__all__ = [') + 11:]
+                names = body[:body.index(']')].replace('\n', ' ').split(',')
+                _SLICES[f'schemes.{f[:-3]}'] = ' '.join(n.strip().strip("'\"") for n in names if n.strip())
+        _WHERE.update({n: m for m, names in _SLICES.items() for n in names.split()})
+    return {**_EXPORTS, **_SLICES}
 
 # a hook that a lower layer offers -> the module above it that fills the hook when it is imported
 _HOOKS = {'dispatcher': 'access',          # transport: the dispatcher that redirects are followed through
@@ -66,9 +71,12 @@ def __getattr__(name:str) -> Any:   # Any: the names are resolved at run time
     "Import on first use: a public name from its module, or a submodule"
     if name == '__all__':
         g = globals()
-        g['__all__'] = [n for names in _EXPORTS.values() for n in names.split()]
+        g['__all__'] = [n for names in _exports().values() for n in names.split()]
         return g['__all__']
     mod = _WHERE.get(name)
+    if mod is None and not name.startswith('__'):
+        _exports()    # a scheme slice's name: read the slices' `__all__` (once)
+        mod = _WHERE.get(name)
     if mod is not None:
         value = getattr(_import(mod), name)
         globals()[name] = value    # bound once: later reads do not come here (and win over a submodule of that name)
@@ -78,4 +86,4 @@ def __getattr__(name:str) -> Any:   # Any: the names are resolved at run time
         return import_module(f'{__name__}.{name}')
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-def __dir__() -> list[str]: return sorted(set(globals()) | set(_WHERE))
+def __dir__() -> list[str]: return sorted(set(globals()) | set(_WHERE) | {n for v in _exports().values() for n in v.split()})

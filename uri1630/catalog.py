@@ -16,7 +16,7 @@ from importlib.util import find_spec
 from pkgutil import iter_modules
 from types import MappingProxyType
 from typing import Any, Callable, Iterator, NamedTuple, Optional, TypeVar, cast
-from .errors import URIError, URISyntaxError, _need_str
+from .errors import URIError, URISyntaxError, _need_str, _same
 from .grammar import ALPHA, RFC1738_SCHEME, describe_char
 
 # %% ../nbs/09a_scheme_records.ipynb #b841c602
@@ -61,6 +61,9 @@ class SchemeEntry(NamedTuple):
     rfc1630: Optional[_Fn] = None  # (G, P, o) -> None: builds its productions of RFC 1630's URL BNF
     rfc1738: Optional[_Fn] = None  # (G, P, S) -> None: builds its productions of RFC 1738 §5
     needs: tuple[str, ...] = ()  # the schemes whose productions its builders use (built before it)
+    # (key, meaning) of each key its class adds to `parse --json` that the CLI's `SCHEME_FIELDS`
+    # does not describe (a scheme from neither RFC describes its own)
+    json_keys: tuple[tuple[str, str], ...] = ()
 
 # %% ../nbs/09a_scheme_records.ipynb #bc9b85b8
 # RFC 1738 §6: one hazard found in a URL
@@ -192,26 +195,6 @@ def _check_name(name: str) -> str:
         raise URISyntaxError(why, name, bad, "scheme")
     return name.lower()
 
-# %% ../nbs/09a_scheme_records.ipynb #9937c902
-def _fingerprint(f: Callable[..., object]) -> tuple[object, ...]:
-    "What makes two functions the same one, defined again (a reloaded module, a re-run cell)"
-    c = getattr(f, "__code__", None)
-    if c is None:
-        return (id(f),)
-    return (
-        f.__qualname__,
-        c.co_code,
-        c.co_names,
-        tuple(k for k in c.co_consts if not hasattr(k, "co_code")),
-    )
-
-
-def _same(f: object, g: object) -> bool:
-    "Whether two slot values are the same: equal data, or the same function (perhaps defined again)"
-    if f is g or not (callable(f) and callable(g)):
-        return f is g or f == g
-    return _fingerprint(f) == _fingerprint(g)
-
 # %% ../nbs/09a_scheme_records.ipynb #4592d703
 _MESSAGES = {"parser": "is already registered", "retrieval": "already has a retrieval algorithm"}
 
@@ -239,15 +222,16 @@ def _merge(key: str, old: SchemeEntry, new: SchemeEntry, replace: bool, rule: st
         if value is None or value == ():
             continue
         was = getattr(old, slot)
-        if not _same(was, value):  # the same again (a re-run cell) is taken silently
-            if was not in (None, ()) and not replace:
-                what = _MESSAGES.get(slot, f"already has a {slot} entry")
-                raise URIError(f"scheme {key!r} {what}; pass replace=True to replace it", rule=rule)
-            new_parser = new_parser or slot == "parser"
+        if _same(was, value):
+            continue  # the same again (a re-run cell): the registered one stays
+        if was not in (None, ()) and not replace:
+            what = _MESSAGES.get(slot, f"already has a {slot} entry")
+            raise URIError(f"scheme {key!r} {what}; pass replace=True to replace it", rule=rule)
+        new_parser = new_parser or slot == "parser"
         slots[slot] = value
     if new_parser and "fast" not in slots:
         slots["fast"] = None  # a new parser: its own path only
-    return old._replace(**slots)
+    return old._replace(**slots) if slots else old
 
 # %% ../nbs/09a_scheme_records.ipynb #8258905b
 def _register(name: str, slot: str, fn: Callable[..., Any], replace: bool, rule: str) -> None:
@@ -261,7 +245,9 @@ def _register(name: str, slot: str, fn: Callable[..., Any], replace: bool, rule:
     with _LOCK:
         one: dict[str, Any] = {slot: fn}
         old = _get(_ENTRIES, key, SchemeEntry())
-        _put(key, _merge(key, old, SchemeEntry(**one), replace, rule))
+        new = _merge(key, old, SchemeEntry(**one), replace, rule)
+        if new is not old:  # the same again changes nothing
+            _put(key, new)
         _ORIGIN.setdefault(key, getattr(fn, "__module__", None) or "")
 
 # %% ../nbs/09a_scheme_records.ipynb #eedff2da
@@ -288,7 +274,8 @@ def declare(
             for k, e in keys.items()
         }
         for k, e in merged.items():
-            _put(k, e)
+            if e is not _get(_ENTRIES, k):  # a record declared again changes nothing
+                _put(k, e)
             if replace or k not in _ORIGIN:
                 _ORIGIN[k] = origin  # a re-run notebook cell leaves a slice's record its slice's
 
@@ -377,7 +364,8 @@ _BUILTIN = _View(
     "scheme name -> the built-in slice that declared it",
     "uri1630.catalog._BUILTIN",
 )
-# the schemes the two RFCs name (each declared by a slice of this package)
+# every built-in scheme: each record a slice of this package declares (the two RFCs' schemes,
+# and one from neither RFC added as a slice); a scheme another package declares is not in it
 KNOWN_SCHEMES = _NameSet(_BUILTIN, "uri1630.catalog.KNOWN_SCHEMES")
 
 # %% ../nbs/09a_scheme_records.ipynb #368ad49d

@@ -235,6 +235,25 @@ def parts(uri: str) -> dict[str, Any]:
         d[key] = _value(values[i])
     return d
 
+# %% ../nbs/30_cli.ipynb #6b1f0d2e
+def _described() -> dict[str, str]:
+    "Every key of `parse --json` and its meaning: the tables above, and each record's `json_keys`"
+    from uri1630.catalog import SCHEME_ENTRIES
+
+    own = {k: v for e in SCHEME_ENTRIES.values() for k, v in e.json_keys}
+    return {**GENERIC_FIELDS, **SCHEME_FIELDS, **own}
+
+
+def _class_of(parser: Callable[..., Any]) -> Optional[type]:
+    "The scheme class a record's parser returns (its return annotation), if it names one"
+    import typing
+
+    try:
+        cls = typing.get_type_hints(parser).get("return")
+    except Exception:  # an annotation that does not resolve: no class known
+        return None
+    return cls if isinstance(cls, type) and dataclasses.is_dataclass(cls) else None
+
 # %% ../nbs/30_cli.ipynb #436562ed
 # `parse -` writes a line of JSON per URL: `_JSON(parts(uri))`, but written straight from the
 # parts, without a dict or a scheme object a line. Each scheme class gets a writer generated once,

@@ -46,7 +46,7 @@ def _unwrap(body: str, offset: int, hyphen: str) -> Tuple[str, Tuple[int, ...]]:
 # %% ../nbs/31_urls_in_context.ipynb #3b7c7b5f
 # RFC 1738 §2.1: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]  (case-insensitive)
 _URL_LIKE = re.compile(f"{_cls(ALPHA)}{_cls(RFC1738_SCHEME)}*:[!#-;=?-~]+")
-_all_ = ["KNOWN_SCHEMES"]  # the schemes the two RFCs name: one record each (`uri1630.catalog`)
+_all_ = ["KNOWN_SCHEMES"]  # every built-in scheme: one record each (`uri1630.catalog`)
 
 
 def _is_url(url: str, prefixed: bool, bare: bool, grammar: Optional[str]) -> bool:

@@ -294,3 +294,30 @@ def error_at(f: Callable[..., object], *a: Any, **k: Any) -> tuple[Optional[int]
     except URISyntaxError as e:
         return (e.position, e.rule)
     raise AssertionError(f"no URISyntaxError from {getattr(f, '__name__', f)}{a}")
+
+# %% ../nbs/00_errors.ipynb #9937c902
+def _fingerprint(f: Callable[..., object]) -> tuple[object, ...]:
+    "What makes two functions the same one, defined again (a reloaded module, a re-run cell)"
+    # its instructions by name and argument, not its bytes: a name another cell imported is read
+    # with another opcode than one this module imported (CPython 3.11), and offsets shift with it
+    c = getattr(f, "__code__", None)
+    if c is None:
+        return (id(f),)
+    import dis
+
+    jumps = set(dis.hasjrel) | set(dis.hasjabs)
+    ops = tuple(
+        (
+            "LOAD_ATTR" if i.opname == "LOAD_METHOD" else i.opname,
+            None if i.opcode in jumps or hasattr(i.argval, "co_code") else i.argval,
+        )
+        for i in dis.get_instructions(c)
+    )
+    return (f.__qualname__, ops)
+
+
+def _same(f: object, g: object) -> bool:
+    "Whether two slot values are the same: equal data, or the same function (perhaps defined again)"
+    if f is g or not (callable(f) and callable(g)):
+        return f is g or f == g
+    return _fingerprint(f) == _fingerprint(g)

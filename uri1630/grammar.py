@@ -117,6 +117,10 @@ IALPHA_RE = (
 )
 SEARCH_RE = f"{XALPHAS_RE}(?:\\+{XALPHAS_RE})*"  # search   xalphas [ + search ]
 
+# %% ../nbs/23_bnf_generic.ipynb #d2b8e4f5
+# RFC 1738 §2.2: the escape of a control octet, 00-1F or 7F
+_CONTROL_RE = re.compile("%(?:[01][0-9A-Fa-f]|7[Ff])")
+
 # %% ../nbs/23_bnf_generic.ipynb #acae54e37e7d407bbb7b55eff062a284
 def _generic_res(
     pchars: frozenset[str],  # the characters of an `xpalpha`

@@ -10,6 +10,7 @@ import re
 from functools import partial
 from typing import NamedTuple, Tuple, Callable, Optional, AbstractSet
 from .errors import URIError, _need_str, _login_split, _bounded
+from .grammar import _CONTROL_RE
 from .catalog import _View, Risk
 from .schemes import DEFAULT_PORTS, SCHEME_ENTRIES, SchemeURL, Source, split_url, parse_url
 
@@ -98,8 +99,6 @@ def _port_risks(
     return (Risk("port", pos, detail),)
 
 # %% ../nbs/25_security.ipynb #05f1c877
-# the escape of an octet 00-1F or 7F
-_CONTROL_RE = re.compile("%(?:[01][0-9A-Fa-f]|7[Ff])")
 _NAMES = {0: "NUL", 9: "TAB", 10: "LF", 13: "CR", 0x7F: "DEL"}
 
 # %% ../nbs/25_security.ipynb #e3664eec

@@ -20,6 +20,7 @@ from uri1630.errors import (
     _bounded,
     _masked,
     _visible,
+    _same,
 )
 
 # %% ../nbs/32a_transport.ipynb #310b1a0e
@@ -603,7 +604,8 @@ _DISPATCHER: list[Optional[_Dispatch]] = [None]  # filled by `uri1630.access` wh
 
 def _set_dispatcher(fn: _Dispatch) -> None:
     "Hand the transport the dispatcher that runs above the schemes"
-    _DISPATCHER[0] = fn
+    if not _same(_DISPATCHER[0], fn):  # the same one again (a notebook's copy): it keeps its own
+        _DISPATCHER[0] = fn
 
 
 def _dispatcher() -> _Dispatch:

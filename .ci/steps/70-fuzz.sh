@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=${PYTHON:-python}
 if ! $PY -c "import atheris" 2>/dev/null; then
-  echo "atheris missing: pip install -e '.[fuzz]' (or add 'fuzz' to .ci/test-extras)" >&2; exit 1
+  echo "atheris missing: bash .ci/setup dev (the dev extra brings fuzz)" >&2; exit 1
 fi
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus"

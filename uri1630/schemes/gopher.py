@@ -8,7 +8,7 @@ __all__ = ['GOPHER_CHARS', 'GopherURL', 'undot', 'MenuItem', 'parse_menu', 'goph
 # %% ../../nbs/12_gopher.ipynb #c45fd050
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 if TYPE_CHECKING:
     from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
@@ -312,9 +312,11 @@ def _item_url(item: "MenuItem") -> str:
             e.position,
             "host",
         ) from None
+    # the record's parser read it: a `GopherURL` (the module's; a notebook's own class is a copy)
+    g = cast(GopherURL, u)
     if not (
-        isinstance(u, GopherURL)
-        and (u.host, u.effective_port, u.gtype, u.selector, u.search)
+        u.scheme == "gopher"
+        and (g.host, g.effective_port, g.gtype, g.selector, g.search)
         == (item.host, item.port, item.gtype, item.selector, None)
     ):
         raise URIError(
@@ -505,13 +507,14 @@ def iter_menu(
     from uri1630.transport import _options  # the transport, imported on the first retrieval
 
     u = parse_url(url, kw.get("rfc", "1738"))
-    if u.scheme != "gopher" or not isinstance(u, GopherURL) or u.gtype not in ("1", "7"):
+    # the record's parser read it: the scheme says the class (a notebook's own class is a copy)
+    if u.scheme != "gopher" or getattr(u, "gtype", None) not in ("1", "7"):
         # masked before it is cut
         msg = f"a menu is a gopher URL of type 1 or 7, not {_masked(url)[:200]!r}"
         raise URIError(msg, url, None, "gopher")
-    o = _options(url, **kw)
+    g, o = cast(GopherURL, u), _options(url, **kw)
     # the arguments are checked now; the connection opens when iterated
-    return _menu_stream(u, o, _gopher_request(u, o))
+    return _menu_stream(g, o, _gopher_request(g, o))
 
 # %% ../../nbs/12_gopher.ipynb #2d48eda1
 def _menu_stream(u: GopherURL, o: "RetrievalOptions", request: str) -> Iterator[MenuItem]:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
 if TYPE_CHECKING:
     from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
@@ -253,7 +253,7 @@ def _retrieve_http(u: HttpURL, o: "RetrievalOptions") -> bytes:
         except URIError as e:  # the server chose this URL: its faults are the server's
             why = f"the redirect target {loc[:80]!r} cannot be followed: {e.message}"
             o.fail(f"HTTP {status} {reason}: {why}", "http", status, command)
-        assert isinstance(nxt, HttpURL)  # `_redirect_target` gives http URLs only
+        nxt = cast(HttpURL, nxt)  # `_redirect_target` gives http URLs only
         u, o = nxt, o._replace(url=nxt.text, redirects=o.redirects - 1)
     more = f" to {loc[:200]}" if loc and 300 <= status < 400 else ""
     o.fail(f"HTTP {status} {reason}{more}", "http", status, command)
