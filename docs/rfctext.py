@@ -250,8 +250,10 @@ class RFC1738:
             page_ends.append((sum(map(len, parts)), int(m.group(1))))
         parts.append(text[last:])
         raw = "".join(parts)
-        # a word broken at a line's end ("World-    Wide") is one word again; then whitespace collapsed
-        raw = re.sub(r"(?<=[A-Za-z])- {4,}(?=[A-Za-z])", "-\x00", raw)
+        # a word broken at a line's end ("World-    Wide") is one word again; then whitespace collapsed. The
+        # line break's spaces become as many \x00 (dropped below), so `raw` keeps its length and the page ends
+        # recorded above stay where the footers were (a shorter `raw` moved every later page end late)
+        raw = re.sub(r"(?<=[A-Za-z])- {4,}(?=[A-Za-z])", lambda m: "-" + "\x00" * (len(m.group(0)) - 1), raw)
         # map raw offsets to stream offsets while collapsing
         out, rawpos, pos = [], [], 0
         prev_space = True

@@ -225,3 +225,56 @@ def test_sub_headings_may_be_shown_or_left_out():
     assert "<p>Note 1:</p>" in with_notes and "Note 1:" not in without
     for html in (with_notes, without):
         assert run({"x": page(html)}, part=[]).errors == []
+
+
+# -- RFC 1738's page model: the page ends are where the footers were, after words broken at a line's end are
+# rejoined (the rejoin used to shorten the text under the recorded page ends, so every later page began late)
+R1738 = rfctext.rfc1738()
+
+
+def _q1738(text, citation, page):
+    "A cited RFC 1738 quote as Sphinx renders it, its citation linking to `page`"
+    cit = esc(citation)
+    m = re.search(r"(Pages? [\d–]+)", cit)
+    cit = cit.replace(m.group(1), f'<a href="{LINK.format(n=1738, p=page)}">{m.group(1)}</a>')
+    return page_html(f"<blockquote><p>{esc(text)}</p><p>{cit}</p></blockquote>")
+
+
+def page_html(body): return page(extra=body)
+
+
+@pytest.mark.parametrize("text,section,wrong,right", [
+    # §3.1 on the Specific Schemes page: from "Note that an empty user name" on, all of it is on page 6
+    ("Note that an empty user name or password is different than no user name or password; there is no way to "
+     "specify a password without specifying a user name.", '§3.1 "Common Internet Scheme Syntax"', (5, 6), (6, 6)),
+    # §5's mailto productions (the mailto page): page 19, after page 18's footer
+    ('; MAILTO (see also RFC822) mailtourl = "mailto:" encoded822addr encoded822addr = 1*xchar ; further defined '
+     'in RFC822', '§5 "BNF for specific URL schemes"', (18, 19), (19, 19)),
+    # §6 on the Security page: page 21
+    ("The use of URLs containing passwords that should be secret is clearly unwise.",
+     '§6 "Security Considerations"', (20, 21), (21, 21)),
+])
+def test_rfc1738_pages_of_the_three_citations(text, section, wrong, right):
+    "The three citations the page model let through (issue 27): the old pages fail, the right page passes"
+    at = R1738.stream.index(text)
+    assert (R1738.page_at(at), R1738.page_at(at + len(text) - 1)) == right
+    pages = lambda p: f"Page {p[0]}" if p[0] == p[1] else f"Pages {p[0]}–{p[1]}"
+    good = _q1738(text, f"— RFC 1738, {section}, {pages(right)}", right[0])
+    bad = _q1738(text, f"— RFC 1738, {section}, {pages(wrong)}", wrong[0])
+    assert run({"x": good}, part=[]).errors == []
+    assert "citation" in kinds(run({"x": bad}, part=[]))
+
+
+def test_rfc1738_page_ends_are_at_the_footers():
+    "Each page of RFC 1738 ends with the last words printed above its footer in the seed"
+    raw = re.sub(r"\s+", " ", (rfctext.SEEDS / R1738_FILE()).read_text().replace("\u00a0", " "))
+    for m in rfctext._FOOTER_1738.finditer(raw):
+        n = int(m.group(1))
+        before = raw[max(0, m.start() - 30):m.start()].strip().split(" ")[-3:]
+        tail = " ".join(before)
+        end = next(e for e, p in R1738._page_at if p == n)
+        assert R1738.stream[:end].rstrip().endswith(tail), (n, tail, R1738.stream[end - 40:end])
+
+
+def R1738_FILE():
+    return next(iter(sorted(rfctext.SEEDS.glob("001_*.txt"))), rfctext.SEEDS / "rfc1738.txt").name
