@@ -43,7 +43,7 @@ clippath mask pattern image foreignobject desc marker filter math mi mn mo ms mr
 BLOCK_TAGS = {"p", "div", "pre", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "h1", "h2", "h3", "h4",
               "h5", "h6", "br", "hr", "section", "blockquote", "figure", "figcaption", "details", "summary"}
 ELISION = re.compile(r"\[(?:…|\.\.\.)\]")
-RFC_LINK = "https://www.rfc-editor.org/rfc/rfc{n}#page-{p}"
+RFC_LINK = "rfc{n}.html#page-{p}"      # the site's own copy of the RFC, page by page (docs/build.py, `rfc_pages`)
 
 
 @dataclass
@@ -55,6 +55,8 @@ class Quote:
     citation: str = ""
     links: list = field(default_factory=list)
     cited: int = -1          # its place among the page's cited quotes
+    at: tuple = ()           # offsets in the page's HTML: its `<blockquote` and its `</blockquote>`
+    pages: tuple = ()        # the RFC pages its words were found on (first, last), once checked
 
     @property
     def rfc(self) -> str:
@@ -70,6 +72,7 @@ class _Page(HTMLParser):
     def __init__(self, name):
         super().__init__(convert_charrefs=True)
         self.name, self.quotes, self.tags = name, [], {}
+        self.line_starts, self.bq_start = [0], 0
         self.depth = 0            # blockquote nesting
         self.pre = 0
         self.skip = 0             # inside script/style
@@ -88,7 +91,7 @@ class _Page(HTMLParser):
         if tag in ("script", "style"): self.skip += 1
         if self.skip: return
         if tag == "blockquote":
-            if self.depth == 0: self.buf, self.blocks, self.links = [], [], []
+            if self.depth == 0: self.buf, self.blocks, self.links = [], [], []; self.bq_start = self._offset()
             self.depth += 1; return
         if not self.depth: return
         if tag == "pre":
@@ -108,7 +111,7 @@ class _Page(HTMLParser):
             self.depth -= 1
             if self.depth == 0:
                 self._flush()
-                q = Quote(self.name, len(self.quotes))
+                q = Quote(self.name, len(self.quotes), at=(self.bq_start, self._offset()))
                 blocks = self.blocks
                 if blocks and blocks[-1][0] == "p" and blocks[-1][1].startswith("— RFC"):
                     q.citation, q.links = blocks[-1][1], blocks[-1][2]; blocks = blocks[:-1]
@@ -122,8 +125,16 @@ class _Page(HTMLParser):
         self.buf.append(data)
 
 
+    def _offset(self) -> int:
+        "The offset in the page's HTML of the tag being read"
+        line, col = self.getpos()
+        return self.line_starts[line - 1] + col
+
+
 def read_page(name: str, html: str) -> _Page:
-    p = _Page(name); p.feed(html); p.close(); return p
+    p = _Page(name)
+    p.line_starts = [0] + [m.end() for m in re.finditer("\n", html)]
+    p.feed(html); p.close(); return p
 
 
 @dataclass
@@ -167,6 +178,7 @@ class Checker:
         self.cov = {"1630": bytearray(len(self.r1630.stream)), "1738": bytearray(len(self.r1738.stream))}
         self.cov_part = bytearray(len(self.r1630.stream))
         self.seen: dict = {}             # 1630 paragraph index -> [((page, quote, offset), where)] in the RFC part
+        self.read: dict = {}             # page name -> what `read_page` found on it (its quotes, located)
 
     # -- one quote ------------------------------------------------------------------------------------------
     def _match_prose(self, q, stream, text, bounds, after, pages_of, cited) -> list:
@@ -317,6 +329,7 @@ class Checker:
     def check_page(self, name: str, html: str):
         rep = self.report
         page = read_page(name, html)
+        self.read[name] = page
         for tag, n in sorted(page.tags.items()):
             if tag not in HTML_ELEMENTS:
                 rep.err(name, "element", f"<{tag}> ({n}x) is not an HTML element: an RFC placeholder taken for a tag?")
@@ -333,6 +346,8 @@ class Checker:
             spans = self.check_quote(q, in_part, last.get(q.rfc, (0, None))[0])
             if not spans: continue
             rfc = q.rfc
+            R = self.r1630 if rfc == "1630" else self.r1738
+            q.pages = (min(R.page_at(a) for a, _, _ in spans), max(R.page_at(max(a, b - 1)) for a, b, _ in spans))
             prev_end, prev_q = last[rfc]
             for a, b, _ in spans:
                 if a < prev_end:

@@ -12,7 +12,7 @@ if not rfctext.SEEDS.joinpath("rfc1630.txt").exists(): pytest.skip("the shared R
 import textcheck  # noqa: E402
 
 R = rfctext.rfc1630()
-LINK = "https://www.rfc-editor.org/rfc/rfc{n}#page-{p}"
+LINK = textcheck.RFC_LINK
 
 
 def esc(s): return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
