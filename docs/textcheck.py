@@ -131,6 +131,67 @@ class _Page(HTMLParser):
         return self.line_starts[line - 1] + col
 
 
+class _Prose(HTMLParser):
+    "The running text of a page's article, block by block, outside blockquotes and preformatted text: where "
+    "quotations in the prose are read (`Checker.check_prose`). A `<code>` that holds a double quote becomes `\\x01`"
+    " (its quotes are code, not quotation marks)"
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.article = self.skip = self.quote = self.pre = 0
+        self.code, self.buf, self.blocks, self.headings, self.h = None, [], [], set(), 0
+
+    def _flush(self):
+        t = normalise("".join(self.buf)); self.buf = []
+        if t: self.blocks.append(t)
+        if self.h and t: self.headings.add(t.rstrip("#¶ ")); self.h = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "article": self.article += 1
+        if tag in ("script", "style"): self.skip += 1
+        if tag == "blockquote": self.quote += 1
+        if tag == "pre": self.pre += 1
+        if tag == "code" and self.code is None: self.code = []
+        if tag in BLOCK_TAGS: self._flush()
+        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"): self.h = len(self.blocks) + 1
+
+    def handle_endtag(self, tag):
+        if tag == "article" and self.article: self._flush(); self.article -= 1
+        if tag in ("script", "style") and self.skip: self.skip -= 1
+        if tag == "blockquote" and self.quote: self.quote -= 1; self.buf = []
+        if tag == "pre" and self.pre: self.pre -= 1; self.buf = []
+        if tag == "code" and self.code is not None:
+            t = "".join(self.code); self.code = None
+            self.buf.append("\x01" if '"' in t else t)
+        if tag in BLOCK_TAGS: self._flush()
+
+    def handle_data(self, data):
+        if not self.article or self.skip or self.quote or self.pre: return
+        (self.code if self.code is not None else self.buf).append(data)
+
+
+PROSE_QUOTE = re.compile(r"\u201c([^\u201d]+)\u201d|\"([^\"]+)\"")
+SIC = re.compile(r"\s*\[sic\]")
+PROSE_ELISION = re.compile(r"\s*(?:\[(?:…|\.\.\.)\]|…)\s*| \.\.\. ")
+OTHER_SOURCE = re.compile(r"\bRFC (?!1630\b|1738\b)\d+|\bIANA\b|\bWHATWG\b|\bdraft\b")   # a quotation of another text
+INNER = re.compile(r'"([^\s"](?:[^"]?[^\s"])?)"')   # "1", "/", "?": a quotation's own quoted character
+
+
+def prose_quotes(html: str) -> list:
+    "The quotations in a page's running text: each text between “ ” or a pair of straight double quotes"
+    p = _Prose(); p.feed(html); p.close()
+    out = []
+    for b in p.blocks:
+        if b in p.headings: continue
+        src = INNER.sub("\x02\\1\x02", b)
+        for m in PROSE_QUOTE.finditer(src):
+            q = (m.group(1) or m.group(2)).replace("\x02", '"').strip()
+            if any(h.startswith(q) for h in p.headings): continue   # the name of one of the page's own sections
+            if OTHER_SOURCE.search(src[max(0, m.start() - 60):m.start()]): continue   # "RFC 3986 §3.2.1: "…""
+            out.append((b, q))
+    return out
+
+
 def read_page(name: str, html: str) -> _Page:
     p = _Page(name)
     p.line_starts = [0] + [m.end() for m in re.finditer("\n", html)]
@@ -166,6 +227,19 @@ def _diverge(stream: str, seg: str) -> str:
     pre = " ".join(words[:lo]); at = stream.find(pre) + len(pre)
     return (f"after {' '.join(words[max(0, lo - 6):lo])!r} the page shows {' '.join(words[lo:lo + 8])!r}, "
             f"the RFC {stream[at:at + 60].strip()!r}")
+
+
+def _in_rfc(part: str, streams) -> bool:
+    "A part of a prose quotation is the RFC's words (its first letter's case aside: a quotation may begin a sentence)"
+    x = part.strip(" ,.;:")
+    return any(x in st or (x[:1].swapcase() + x[1:]) in st for st in streams) if x else True
+
+
+def _prefix_words(stream: str, seg: str) -> int:
+    "How many of `seg`'s first words the RFC has, in a row"
+    words, n = seg.split(" "), 0
+    while n < len(words) and stream.find(" ".join(words[:n + 1])) >= 0: n += 1
+    return n
 
 
 class Checker:
@@ -330,6 +404,7 @@ class Checker:
         rep = self.report
         page = read_page(name, html)
         self.read[name] = page
+        self.check_prose(name, html)
         for tag, n in sorted(page.tags.items()):
             if tag not in HTML_ELEMENTS:
                 rep.err(name, "element", f"<{tag}> ({n}x) is not an HTML element: an RFC placeholder taken for a tag?")
@@ -364,6 +439,31 @@ class Checker:
                     for blk in self.r1630.paragraphs:
                         if blk.end > a and blk.start < b:
                             self.seen.setdefault(blk.index, []).append(((pi, q.index, a), q.where()))
+
+    def check_prose(self, name: str, html: str):
+        "A quotation in the prose that reads as RFC 1630's or RFC 1738's words (its first four words, or any six in "
+        "a row, are the RFC's) must be the RFC's words exactly: a `[sic]` after a word the RFC misspells, `…` or "
+        "`[…]` where words are left out, its own straight quotes"
+        for block, q in prose_quotes(html):
+            if "\x01" in q: continue
+            text = normalise(SIC.sub("", q))
+            if len(text.split()) < 4: continue
+            streams = (self.r1630.stream, self.r1738.stream)
+            parts = [x for x in PROSE_ELISION.split(text) if x.strip()]
+            bad = [x for x in parts if not _in_rfc(x, streams)]
+            if not bad: continue
+            for h in self.r1630.subheadings:     # a heading the RFC prints inside the text quoted ("User name ...")
+                text = text.replace(" " + h + " ", " ")
+            parts = [x for x in PROSE_ELISION.split(text) if x.strip()]
+            bad = [x for x in parts if not _in_rfc(x, streams)]
+            if not bad: continue
+            words = text.replace("…", " ").split()
+            k = 4 if len(words) > 8 else 3        # reads as the RFC's: some `k` words in a row are
+            near = any(_in_rfc(" ".join(words[i:i + k]), streams) for i in range(max(1, len(words) - k + 1)))
+            if not near: continue
+            seg = bad[0].strip(" ,.;:")
+            st = max(streams, key=lambda st: _prefix_words(st, seg))
+            self.report.err(name, "prose", f"the quotation \"{q[:100]}\" is not the RFC's words: " + _diverge(st, seg))
 
     _spans: dict = {}
 
