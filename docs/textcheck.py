@@ -332,12 +332,14 @@ class Checker:
 
     def _match_pre(self, q, text, after) -> list:
         "Each line of a preformatted block must be a line RFC 1630 prints, in the RFC's order, aligned as printed"
-        lines = [l.rstrip() for l in text.split("\n") if l.strip() and not ELISION.fullmatch(l.strip())]
-        if not lines: return []
+        lines = [l.rstrip() for l in text.split("\n") if l.strip()]
+        if not any(not ELISION.fullmatch(l.strip()) for l in lines): return []
         R, spans, found = self.r1630, [], []
         start = next((i for i, ln in enumerate(R.lines) if ln.end > after), 0)
+        elided, prev = False, None
         for l in lines:
             c = l.strip()
+            if ELISION.fullmatch(c): elided = True; continue
             idx = next((i for i in range(start, len(R.lines)) if R.lines[i].content == c), None)
             if idx is None:
                 idx = next((i for i, ln in enumerate(R.lines) if ln.content == c), None)
@@ -354,6 +356,12 @@ class Checker:
                     self.report.err(q.where(), "words", f"the preformatted line {c[:70]!r} is not a line RFC 1630 prints"
                                     + (f" ({_diverge(R.stream, normalise(c))})" if len(c) > 8 else ""))
                     continue
+            if prev is not None and idx > prev + 1 and not elided:
+                gap = R.lines[prev + 1:idx]
+                self.report.err(q.where(), "omission", f"{len(gap)} line{'s' * (len(gap) > 1)} of the RFC "
+                                f"(p. {gap[0].page}, from {gap[0].content[:40]!r}) left out between "
+                                f"{R.lines[prev].content[:40]!r} and {c[:40]!r} without a […] line")
+            prev, elided = idx, False
             found.append((l, R.lines[idx])); start = idx + 1
             spans.append((R.lines[idx].start, R.lines[idx].end, None))
         if found:

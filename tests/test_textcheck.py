@@ -278,3 +278,100 @@ def test_rfc1738_page_ends_are_at_the_footers():
 
 def R1738_FILE():
     return next(iter(sorted(rfctext.SEEDS.glob("001_*.txt"))), rfctext.SEEDS / "rfc1738.txt").name
+
+
+# -- quotations in the prose (issue 27): each one the text check should have caught, as it was, then as fixed
+def _prose(*paras): return page(extra="".join(f"<p>{esc(p)}</p>" for p in paras))
+
+
+@pytest.mark.parametrize("old,new", [
+    # p. 7: the RFC's typo corrected, then kept and marked
+    ('`*` and `!`, which are "reserved for use as having special significance within specific schemes" (p. 7)',
+     '`*` and `!`, which are "reserved for use as having special signifiance [sic] within specific schemes" (p. 7)'),
+    ('`*` and `!` ("special significance within specific schemes")',
+     '`*` and `!` ("special signifiance [sic] within specific schemes")'),
+    # p. 16: the gopher type "may be omiited"
+    ('the prose (p. 16) says the type "may be omitted and "1" … is assumed" when the command is void',
+     'the prose (p. 16) says the type "may be omiited [sic] and "1" … is assumed" when the command is void'),
+    # Partial form: words dropped without an ellipsis
+    ('`/g` keeps `magic://a`, "everything up to the first occurrence of exactly" one slash',
+     '`/g` keeps `magic://a`, "everything … up to (but not including) the first occurrence of exactly" one slash'),
+    # HTTP and transport pages: the RFC's double quotes turned into single ones
+    ("""("the '/' between the host (or port) and the url-path is NOT part of the url-path", §3.1)""",
+     """("the "/" between the host (or port) and the url-path is NOT part of the url-path", §3.1)"""),
+    ("""a host number is "a set of four decimal digit groups separated by '.'" (§3.1, p. 6)""",
+     """a host number is "a set of four decimal digit groups separated by "."" (§3.1, p. 6)"""),
+    # a word changed ("begins" for the RFC's "begin")
+    ('a prospero `hsoname` that "begins with a slash"', 'a prospero `hsoname`: "many <hsoname>s begin with a slash"'),
+    # curly quotes are read too
+    ("the RFC calls them \u201creserved for use as having special significance\u201d",
+     "the RFC calls them \u201creserved for use as having special signifiance [sic]\u201d"),
+])
+def test_prose_quotations_are_the_rfcs_words(old, new):
+    assert "prose" in kinds(run({"x": _prose(old)}, part=[]))
+    assert run({"x": _prose(new)}, part=[]).errors == []
+
+
+def test_prose_quotations_of_other_texts_pass():
+    "A quotation of another document, the page's own heading, or a phrase of the edition's own is not the RFC's"
+    ok = [
+        'RFC 3986 §3.2.1 deprecates the form itself ("Use of the format user:password in the userinfo field")',
+        'As said under "Levels within a URL of a registered scheme" above, a URL is read back',
+        'IANA did take on the registry ("Uniform Resource Identifier (URI) Schemes")',
+        'A quotation of no RFC at all: "the quick brown fox jumps over the lazy dog"',
+    ]
+    html = page(extra="<h2>Levels within a URL of a registered scheme: what you build</h2>"
+                + "".join(f"<p>{esc(p)}</p>" for p in ok))
+    assert run({"x": html}, part=[]).errors == []
+
+
+def test_prose_inside_blockquotes_and_code_is_not_read_as_prose():
+    "A blockquote is checked as a quote; a code span's double quotes are code (`\"ftp://\"`), not quotation marks"
+    html = _prose('the production `ftpurl = "ftp://" login` is RFC 1738\'s') + quote_html(by_heading("HTTP")[:1])
+    assert run({"x": html}, part=[]).errors == []
+
+
+# -- BNF boxes: lines left out are marked with a […] line
+def _box(*contents):
+    "A preformatted quote of RFC 1630's BNF lines (by their content; None: a […] line), cited as the RFC prints them"
+    lines = []
+    for c in contents:
+        lines.append("[…]" if c is None else next(l for l in R.lines if l.content.startswith(c)))
+    real = [l for l in lines if l != "[…]"]
+    base = min(l.indent for l in real)
+    body = "\n".join(l if l == "[…]" else l.text[base:] for l in lines)
+    p1, p2 = real[0].page, real[-1].page
+    pages = f"Page {p1}" if p1 == p2 else f"Pages {p1}–{p2}"
+    cit = f'— RFC 1630, "BNF for specific URL schemes", <a href="{LINK.format(n=1630, p=p1)}">{pages}</a>'
+    return page(f"<blockquote><div><pre>{esc(body)}\n</pre><p>{cit}</p></div></blockquote>")
+
+
+@pytest.mark.parametrize("before,after,skipped", [
+    ("ftpaddress ", "ftptype ", 30),     # the FTP page
+    ("newsaddress ", "groupart ", 10),   # the News page
+    ("wpath ", "database ", 3),          # the WAIS page
+])
+def test_bnf_box_omissions_are_marked(before, after, skipped):
+    rep = run({"x": _box(before, after)}, part=[])
+    assert kinds(rep) == ["omission"] and f"{skipped} lines" in rep.errors[0]["message"]
+    assert run({"x": _box(before, None, after)}, part=[]).errors == []
+
+
+# -- the RFCs' own pages (docs/build.py shows them): every word of each RFC, page by page, nothing else
+def test_printed_pages_1630_are_the_file():
+    pages = rfctext.printed_pages("1630")
+    assert list(pages) == list(range(1, 29))
+    assert all(re.match(r"Berners-Lee\s+\[Page %d\]" % n, p[-1]) for n, p in pages.items())
+    text = (rfctext.SEEDS / "rfc1630.txt").read_text()
+    assert [l for p in pages.values() for l in p if l.strip()] == [l.rstrip() for l in text.split("\n") if l.strip()]
+
+
+def test_printed_pages_1738_have_the_streams_words_and_pages():
+    pages = rfctext.printed_pages("1738")
+    hdr = re.compile(r"^RFC 1738\s+Uniform Resource Locators \(URL\)\s+December 1994$")
+    body = {n: [l for l in p[:-1] if not hdr.match(l)] for n, p in pages.items()}
+    words = " ".join(w for n in pages for l in body[n] for w in l.split())
+    assert re.sub(r"(?<=[A-Za-z])- (?=[A-Za-z])", "-", words) == R1738.stream
+    for n, ls in body.items():     # each page's last words end that page in the text check's model
+        end = next(e for e, p in R1738._page_at if p == n)
+        assert R1738.stream[:end].rstrip().endswith(ls[-1].split()[-1]), n
