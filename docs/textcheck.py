@@ -5,7 +5,7 @@
 It reads the pages as a browser shows them (`_site/*.html`, parsed with html.parser: the text of the elements,
 whitespace collapsed except inside `<pre>`), never the notebooks. For every blockquote that ends with a
 citation (`— RFC 1630, "Heading", Page N` or `— RFC 1738, §3.3 "HTTP", Page N`, the page a link to
-rfc-editor.org's `#page-N`) it:
+the site's own copy of that RFC page, `rfc1630.html#page-N`) it:
 
 - finds each part of the quote (the parts are cut at an elision mark `[…]`) in the RFC, character for
   character after whitespace is collapsed (a curled quote, a lost backslash, a hidden `<host>`, a `…` for
@@ -14,6 +14,15 @@ rfc-editor.org's `#page-N`) it:
 - checks the citation: the headings (RFC 1630) or section numbers and titles (RFC 1738) of what is quoted,
   the pages it is on, and that the link goes to the first of them;
 - on each page, checks that quotes of one RFC come in the RFC's order and that no passage is quoted twice.
+
+It also reads the quotations in the running text (`"…"` or `“…”` outside blockquotes and code): one that
+reads as an RFC's words (some of its words in a row are RFC 1630's or RFC 1738's) must be them exactly, with
+`[sic]` after a word the RFC misspells and `…` or `[…]` where words are left out; a quotation of another
+document (named just before it: "RFC 3986", "IANA") or of the page's own heading is not read. In a
+preformatted quote, RFC lines left out between two lines it shows must be marked by a `[…]` line. A
+citation's page links to the site's own copy of the RFC (`rfc1630.html#page-N`, made by docs/build.py), and
+on the built site every quotation has its anchor and ¶ permalink, and every page of the RFCs' copies its
+list of the passages that quote it.
 
 Over the pages of the RFC part (nbs 00a, 01-24, 26-28, in that order) it computes RFC 1630's coverage by
 paragraph (fails below 100%) and checks that the paragraphs first appear in the RFC's order. On every page
@@ -528,7 +537,20 @@ def check_site(site: Path, nbs: Path = ROOT / "nbs") -> Report:
     ch = Checker(rfc_part_pages(nbs))
     ch._spans = {}
     for n in nav_pages(site, nbs):
-        ch.check_page(n, (site / f"{n}.html").read_text(encoding="utf-8"))
+        if n in ("rfc1630", "rfc1738"): continue          # the RFCs' own pages: the text itself, not quotes of it
+        html = (site / f"{n}.html").read_text(encoding="utf-8")
+        ch.check_page(n, html)
+        # every quotation has its anchor and its ¶ permalink (docs/build.py, `cite_passages`)
+        for q in ch.read[n].quotes:
+            head = html[max(0, q.at[0] - 200):q.at[0]]
+            m = re.search(r'<div class="u1630-quote" id="([^"]+)">\s*$', head)
+            if not m or f'href="#{m.group(1)}"' not in html[q.at[1]:q.at[1] + 300]:
+                ch.report.err(q.where(), "permalink", "the quotation has no anchor and ¶ permalink")
+    for rfc in ("1630", "1738"):                          # each RFC page of the site's copy lists its passages
+        f = site / f"rfc{rfc}.html"
+        if not f.exists(): ch.report.err(f"rfc{rfc}", "pages", f"the site has no copy of RFC {rfc}"); continue
+        empty = re.findall(r'<div class="u1630-quoted-by" data-rfc="\d+" data-page="(\d+)">\s*</div>', f.read_text())
+        if empty: ch.report.err(f"rfc{rfc}", "pages", f"pages {empty} were not given their passages")
     return ch.finish()
 
 

@@ -375,3 +375,19 @@ def test_printed_pages_1738_have_the_streams_words_and_pages():
     for n, ls in body.items():     # each page's last words end that page in the text check's model
         end = next(e for e, p in R1738._page_at if p == n)
         assert R1738.stream[:end].rstrip().endswith(ls[-1].split()[-1]), n
+
+
+def test_site_quotes_have_permalinks_and_rfc_pages_their_passages(tmp_path):
+    "On a built site: a quotation without its anchor and ¶, an RFC page without its passages, a missing copy: all fail"
+    q = quote_html(by_heading("HTTP")[:1])
+    (tmp_path / "http.html").write_text(page(q))
+    (tmp_path / "rfc1630.html").write_text('<div class="u1630-quoted-by" data-rfc="1630" data-page="7"></div>')
+    rep = textcheck.check_site(tmp_path)
+    assert {"permalink", "pages"} <= set(kinds(rep))
+    assert any("no copy of RFC 1738" in e["message"] for e in rep.errors)
+    wrapped = ('<div class="u1630-quote" id="rfc1630-page-13">' + q
+               + '<a class="u1630-permalink" href="#rfc1630-page-13">¶</a></div>')
+    (tmp_path / "http.html").write_text(page(wrapped))
+    (tmp_path / "rfc1738.html").write_text("")
+    (tmp_path / "rfc1630.html").write_text('<div class="u1630-quoted-by" data-rfc="1630" data-page="7"><p>…</p></div>')
+    assert not {"permalink", "pages"} & set(kinds(textcheck.check_site(tmp_path)))
