@@ -397,7 +397,7 @@ def _rfc_page_md(rfc, n, lines):
     label = f"{RFCS[rfc][0]}, page {n}"
     body = html.escape("\n".join(lines), quote=False)
     return (f"## Page {n}\n\n"
-            f'<pre class="u1630-rfctext u1630-rfc{rfc}" tabindex="0" aria-label="{label}">{body}\n</pre>\n\n'
+            f'<pre class="u1630-rfctext u1630-rfc{rfc}" tabindex="0" title="{label}">{body}\n</pre>\n\n'
             f'<div class="u1630-quoted-by" data-rfc="{rfc}" data-page="{n}"></div>\n')
 
 
@@ -431,8 +431,9 @@ def rfc_pages(proc):
         (proc / f"rfc{rfc}.ipynb").write_text(json.dumps(nb, indent=1))
     front = proc / f"{nav.FRONT}.ipynb"
     nb = json.loads(front.read_text())
-    nb["cells"].append({"cell_type": "markdown", "id": "u1630-toc-rfcs", "metadata": {},
-                        "source": "```{toctree}\n:hidden:\n:maxdepth: 1\n:caption: The RFCs\n\nrfc1630\nrfc1738\n```"})
+    for caption, names in nav.GENERATED:   # after the parts' tables of contents: the sidebar's last part
+        nb["cells"].append({"cell_type": "markdown", "id": "u1630-toc-rfcs", "metadata": {},
+                            "source": f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n:caption: {caption}\n\n" + "\n".join(names) + "\n```"})
     front.write_text(json.dumps(nb, indent=1))
 
 

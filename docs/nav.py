@@ -30,6 +30,11 @@ NAV = (
 
 PENDING: set = set()   # every announced notebook is written
 
+# pages docs/build.py writes itself (no notebook), after the parts: the RFCs page by page (`build.rfc_pages`)
+GENERATED = (
+    ("The RFCs", ("rfc1630", "rfc1738")),
+)
+
 
 def notebooks(nbs: Path) -> list:
     "The notebooks of `nbs` as nbdev sees them (names starting with `_` or `.` are skipped), by stem"
