@@ -422,6 +422,7 @@ class Checker:
         page = read_page(name, html)
         self.read[name] = page
         self.check_prose(name, html)
+        self.check_subtitle(name, html)
         for tag, n in sorted(page.tags.items()):
             if tag not in HTML_ELEMENTS:
                 rep.err(name, "element", f"<{tag}> ({n}x) is not an HTML element: an RFC placeholder taken for a tag?")
@@ -456,6 +457,18 @@ class Checker:
                     for blk in self.r1630.paragraphs:
                         if blk.end > a and blk.start < b:
                             self.seen.setdefault(blk.index, []).append(((pi, q.index, a), q.where()))
+
+    def check_subtitle(self, name: str, html: str):
+        "A page's subtitle that names RFC 1630's headings (`RFC 1630, \"HTTP\", pp. 13–14`) names headings it has"
+        import html as h
+        m = re.search(r'<p class="u1630-subtitle">(.*?)</p>', html, re.S)
+        text = h.unescape(re.sub(r"<[^>]+>", "", m.group(1))) if m else ""
+        if not text.startswith("RFC 1630,"): return
+        head = re.split(r"\bpp?\. |RFC 1738|: ", text)[0]
+        have = set(self.r1630.headings) | self.r1630.subheadings | {rfctext.TITLE}
+        for x in re.findall(r'"([^"]+)"', head):
+            if x not in have:
+                self.report.err(name, "heading", f"the subtitle names \"{x}\", which is not a heading of RFC 1630")
 
     def check_prose(self, name: str, html: str):
         "A quotation in the prose that reads as RFC 1630's or RFC 1738's words (its first four words, or any six in "

@@ -391,3 +391,12 @@ def test_site_quotes_have_permalinks_and_rfc_pages_their_passages(tmp_path):
     (tmp_path / "rfc1738.html").write_text("")
     (tmp_path / "rfc1630.html").write_text('<div class="u1630-quoted-by" data-rfc="1630" data-page="7"><p>…</p></div>')
     assert not {"permalink", "pages"} & set(kinds(textcheck.check_site(tmp_path)))
+
+
+def test_subtitle_names_only_the_rfcs_headings():
+    "The Introduction's subtitle named a heading \"URIs, URLs, URNs\" that RFC 1630 does not have"
+    sub = '<p class="u1630-subtitle">RFC 1630, {}, pp. 1–3.</p>'
+    old = sub.format('"Introduction", "The Need For a Universal Syntax" and "URIs, URLs, URNs"')
+    new = sub.format('"Introduction" and "The Need For a Universal Syntax" (its parts on URIs, URLs and URNs)')
+    assert "heading" in kinds(run({"x": page(extra=old)}, part=[]))
+    assert run({"x": page(extra=new)}, part=[]).errors == []
