@@ -465,6 +465,21 @@ def _excerpt(q, n=90):
     return html.escape(t)
 
 
+def _check_page_index(site, quoted_by, part):
+    "The page index (nbs/29, from the citations) links each RFC 1630 page to the passages the text check found on it"
+    f = site / "page_index.html"
+    if not f.exists(): return
+    bad = []
+    for row in re.findall(r"<tr.*?</tr>", f.read_text(encoding="utf-8"), re.S):
+        m = re.search(r'href="rfc1630\.html#page-(\d+)"', row)
+        if not m: continue
+        got = set(re.findall(r'href="([\w.-]+\.html#rfc1630-page-[\d-]+)"', row))
+        want = {f"{n}.html#{qid}" for n, qid, _, _ in quoted_by.get(("1630", int(m.group(1))), []) if n in part}
+        if got != want: bad.append(f"page {m.group(1)}: the index has {sorted(got - want)}, not {sorted(want - got)}")
+    if bad: sys.exit("[docs] FAILED: the page index and the text check disagree: " + "; ".join(bad[:5]))
+    log("page index: every RFC 1630 page links to the passages the text check found on it")
+
+
 def cite_passages(site):
     "Read the rendered site with the text check; give every blockquote its anchor and a ¶ permalink, and list "
     "under each RFC page the passages that quote it (the text check's pages, not the citations' own)"
@@ -494,6 +509,7 @@ def cite_passages(site):
             text = text[:a] + f'<div class="u1630-quote" id="{qid}">' + text[a:b] + link + "</div>" + text[b:]
             anchors += 1
         f.write_text(text, encoding="utf-8")
+    _check_page_index(site, quoted_by, set(textcheck.rfc_part_pages(ROOT / "nbs")))
     backlinks = 0
     for rfc in RFCS:
         f = site / f"rfc{rfc}.html"
