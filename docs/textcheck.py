@@ -183,6 +183,9 @@ PROSE_QUOTE = re.compile(r"\u201c([^\u201d]+)\u201d|\"([^\"]+)\"")
 SIC = re.compile(r"\s*\[sic\]")
 PROSE_ELISION = re.compile(r"\s*(?:\[(?:…|\.\.\.)\]|…)\s*| \.\.\. ")
 OTHER_SOURCE = re.compile(r"\bRFC (?!1630\b|1738\b)\d+|\bIANA\b|\bWHATWG\b|\bdraft\b")   # a quotation of another text
+# a prose quotation's page: `(RFC 1738, §6 "…", pp. 20–21): "…"` before it, or `"…" (p. 7)` after it
+PAGE_BEFORE = re.compile(r"(?:(RFC 1630|RFC 1738)[^()]*?, )?\bpp?\. (\d+)(?:–(\d+))?(?:, [^()]*)?\)?:?\s*$")
+PAGE_AFTER = re.compile(r"\s*\((?:(RFC 1630|RFC 1738)[^()]*?, )?(?:[^()]*?, )?pp?\. (\d+)(?:–(\d+))?[,)]")
 INNER = re.compile(r'"([^\s"](?:[^"]?[^\s"])?)"')   # "1", "/", "?": a quotation's own quoted character
 
 
@@ -197,7 +200,8 @@ def prose_quotes(html: str) -> list:
             q = (m.group(1) or m.group(2)).replace("\x02", '"').strip()
             if any(h.startswith(q) for h in p.headings): continue   # the name of one of the page's own sections
             if OTHER_SOURCE.search(src[max(0, m.start() - 60):m.start()]): continue   # "RFC 3986 §3.2.1: "…""
-            out.append((b, q))
+            ref = PAGE_BEFORE.search(src[max(0, m.start() - 120):m.start()]) or PAGE_AFTER.match(src[m.end():])
+            out.append((b, q, ref.groups() if ref else None))
     return out
 
 
@@ -470,18 +474,39 @@ class Checker:
             if x not in have:
                 self.report.err(name, "heading", f"the subtitle names \"{x}\", which is not a heading of RFC 1630")
 
+    def _prose_pages(self, name, q, parts, ref):
+        "The page a prose quotation names is the page its words are on (in the RFC it names, else where they are)"
+        rfc, a, b = ref
+        cited = (int(a), int(b or a))
+        tries = [(r, R) for r, R in (("1630", self.r1630), ("1738", self.r1738)) if not rfc or rfc.endswith(r)]
+        found = []
+        for r, R in tries:
+            first, last = parts[0].strip(" ,.;:"), parts[-1].strip(" ,.;:")
+            for x in (first, first[:1].swapcase() + first[1:]):
+                for i in _find_all(R.stream, x):
+                    j = R.stream.find(last, i) if last else i
+                    found.append((R.page_at(i), R.page_at(max(i, (j if j >= 0 else i) + len(last) - 1))))
+        if found and cited not in found:
+            want = found[0]
+            pages = f"p. {want[0]}" if want[0] == want[1] else f"pp. {want[0]}–{want[1]}"
+            self.report.err(name, "prose", f"the quotation \"{q[:70]}\" is cited as "
+                            f"{'p.' if cited[0] == cited[1] else 'pp.'} {a}{'–' + b if b else ''}; its words are on {pages}")
+
     def check_prose(self, name: str, html: str):
         "A quotation in the prose that reads as RFC 1630's or RFC 1738's words (its first four words, or any six in "
         "a row, are the RFC's) must be the RFC's words exactly: a `[sic]` after a word the RFC misspells, `…` or "
         "`[…]` where words are left out, its own straight quotes"
-        for block, q in prose_quotes(html):
+        for block, q, ref in prose_quotes(html):
             if "\x01" in q: continue
             text = normalise(SIC.sub("", q))
             if len(text.split()) < 4: continue
             streams = (self.r1630.stream, self.r1738.stream)
             parts = [x for x in PROSE_ELISION.split(text) if x.strip()]
             bad = [x for x in parts if not _in_rfc(x, streams)]
-            if not bad: continue
+            if not bad:
+                titles = set(self.r1630.headings) | {t for _, t in rfctext._SECTIONS_1738}
+                if ref and text not in titles: self._prose_pages(name, q, parts, ref)   # a section's name: no page
+                continue
             for h in self.r1630.subheadings:     # a heading the RFC prints inside the text quoted ("User name ...")
                 text = text.replace(" " + h + " ", " ")
             parts = [x for x in PROSE_ELISION.split(text) if x.strip()]

@@ -400,3 +400,18 @@ def test_subtitle_names_only_the_rfcs_headings():
     new = sub.format('"Introduction" and "The Need For a Universal Syntax" (its parts on URIs, URLs and URNs)')
     assert "heading" in kinds(run({"x": page(extra=old)}, part=[]))
     assert run({"x": page(extra=new)}, part=[]).errors == []
+
+
+@pytest.mark.parametrize("text,ok", [
+    ('As quoted above (RFC 1738, §6 "Security Considerations", pp. 20–21): "The use of URLs containing passwords '
+     'that should be secret is clearly unwise."', False),
+    ('As quoted above (RFC 1738, §6 "Security Considerations", p. 21): "The use of URLs containing passwords '
+     'that should be secret is clearly unwise."', True),
+    ('`*` and `!`, "reserved for use as having special signifiance [sic] within specific schemes" (p. 7)', True),
+    ('`*` and `!`, "reserved for use as having special signifiance [sic] within specific schemes" (p. 8)', False),
+    ('the grammar of "BNF for specific URL schemes" (p. 26) reads it', True),      # a section's name, not its words
+])
+def test_prose_quotations_name_their_page(text, ok):
+    "A page named beside a prose quotation is the page its words are on"
+    rep = run({"x": _prose(text)}, part=[])
+    assert (rep.errors == []) == ok, rep.errors
