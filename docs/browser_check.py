@@ -453,6 +453,7 @@ def check_nav(browser, base, shots):
     link (clicking, as a reader does) reaches each page, whose "next" link is the following one"""
     import build
     want = [[cap, [build.page_name(n) + ".html" for n in names]] for cap, names in nav.parts(ROOT / "nbs")]
+    want += [[cap, [n + ".html" for n in names]] for cap, names in nav.GENERATED]   # the RFCs' own pages
     page = browser.new_page(viewport={"width": 1280, "height": 900}); log = watch(page)
     page.goto(f"{base}/", wait_until="load")
     title = page.locator("h1").first.inner_text().strip()

@@ -344,7 +344,9 @@ def main(argv):
     import importlib.util
     LITE["built"] = importlib.util.find_spec("jupyterlite_core") is not None and "--no-lite" not in argv
     t = time.time(); proc = process(); fixup(proc, parts); log(f"processed in {time.time() - t:.0f}s")
+    local_rfc_links(proc); rfc_pages(proc)
     t = time.time(); sphinx(proc, out); log(f"rendered in {time.time() - t:.0f}s")
+    anchors, backlinks = cite_passages(out); log(f"passages: {anchors} quotes anchored, {backlinks} back-links on the RFC pages")
     t = time.time(); m = live.assets(out / "_static"); log(f"live runtime: Pyodide {m['pyodide']}, uri1630 wheel, fastcore in {time.time() - t:.0f}s")
     if LITE["built"]:
         t = time.time()
@@ -354,6 +356,178 @@ def main(argv):
     check_links(out)
     log(f"site in {out.relative_to(ROOT)}/ ({len(paths)} pages) in {time.time() - t0:.0f}s")
     if failed: sys.exit(f"[docs] FAILED: cells raised in {', '.join(failed)} (a page would publish a traceback)")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The RFCs' own pages, and citations that land on their passage (issue 27): the site ships RFC 1630 and RFC 1738
+# page by page (`rfc_pages`), every "Page N" of a citation links there (`local_rfc_links`), and once the site is
+# rendered the text check's own matching of each quote to its RFC pages gives each blockquote its anchor and ¶
+# link and each RFC page the list of the passages that quote it (`cite_passages`).
+RFCS = {"1630": ("RFC 1630", "Universal Resource Identifiers in WWW", "T. Berners-Lee, June 1994"),
+        "1738": ("RFC 1738", "Uniform Resource Locators (URL)", "T. Berners-Lee, L. Masinter, M. McCahill, December 1994")}
+_RFC_EDITOR = re.compile(r"https://www\.rfc-editor\.org/rfc/rfc(1630|1738)(?:\.txt|\.html)?#page-(\d+)")
+
+
+def rfc_link(rfc, page):
+    "The site's own page of an RFC: `rfc1630.html#page-7`"
+    return f"rfc{rfc}.html#page-{page}"
+
+
+def _local(t): return _RFC_EDITOR.sub(lambda m: rfc_link(m.group(1), m.group(2)), t)
+
+
+def local_rfc_links(proc):
+    "A link to a page of RFC 1630 or 1738 at rfc-editor.org (the notebooks' citations, the page index's table) "
+    "goes to the site's own copy of that page: an offline reader can follow it"
+    for p in proc.glob("*.ipynb"):
+        nb = json.loads(p.read_text())
+        for c in nb["cells"]:
+            if c["cell_type"] == "markdown":
+                src = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+                c["source"] = _local(src)
+            for o in c.get("outputs", []):
+                for k in ("text/markdown", "text/html"):
+                    if k in o.get("data", {}):
+                        t = o["data"][k]
+                        o["data"][k] = _local("".join(t) if isinstance(t, list) else t)
+        p.write_text(json.dumps(nb, indent=1))
+
+
+def _rfc_page_md(rfc, n, lines):
+    "One printed page: a heading (its anchor `page-N`), the page's lines as printed, the place for its back-links"
+    import html
+    label = f"{RFCS[rfc][0]}, page {n}"
+    body = html.escape("\n".join(lines), quote=False)
+    return (f"## Page {n}\n\n"
+            f'<pre class="u1630-rfctext u1630-rfc{rfc}" tabindex="0" title="{label}">{body}\n</pre>\n\n'
+            f'<div class="u1630-quoted-by" data-rfc="{rfc}" data-page="{n}"></div>\n')
+
+
+def rfc_pages(proc):
+    "rfc1630 and rfc1738: each RFC page by page (docs/rfctext.py, `printed_pages`), in the sidebar after the edition"
+    import rfctext
+    for rfc, (name, title, who) in RFCS.items():
+        pages = rfctext.printed_pages(rfc)
+        src = "rfc1630.txt" if rfc == "1630" else "rfc1738.txt"
+        intro = (f"# {name}: {title}\n\n"
+                 f'<p class="u1630-subtitle">{who}: the text as published, page by page</p>\n\n')
+        if rfc == "1630":
+            intro += (f"The memo as printed, line for line, from the copy this edition quotes (`docs/rfc/{src}`): "
+                      "each page with its running header and its footer. ")
+        else:
+            intro += (f"The copy this edition quotes (`docs/rfc/{src}`) lost the memo's line breaks: its lines were "
+                      "joined by spaces, their indentation kept. The lines here are rebuilt from that indentation, "
+                      "from the section headings and from the BNF's productions, so **this text is reflowed**: blank "
+                      "lines are not shown, and where a line began in column 0 (some of the front matter, the "
+                      "editors' addresses) it runs on into the next one. The words, the spacing inside a line and "
+                      "the page ends are the copy's. ")
+        intro += ("Under each page, the passages of this edition that quote it (found by the text check, "
+                  "`docs/textcheck.py`); every \"Page N\" of a citation links here.\n\n"
+                  + '<nav class="u1630-rfcpages" aria-label="Pages of ' + name + '">Pages: '
+                  + " ".join(f'<a href="#page-{n}">{n}</a>' for n in pages) + "</nav>\n")
+        cells = [{"cell_type": "markdown", "id": f"u1630-rfc{rfc}-intro", "metadata": {}, "source": intro}]
+        cells += [{"cell_type": "markdown", "id": f"u1630-rfc{rfc}-p{n}", "metadata": {}, "source": _rfc_page_md(rfc, n, ls)}
+                  for n, ls in pages.items()]
+        nb = {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+              "nbformat": 4, "nbformat_minor": 5}
+        (proc / f"rfc{rfc}.ipynb").write_text(json.dumps(nb, indent=1))
+    front = proc / f"{nav.FRONT}.ipynb"
+    nb = json.loads(front.read_text())
+    for caption, names in nav.GENERATED:   # after the parts' tables of contents: the sidebar's last part
+        nb["cells"].append({"cell_type": "markdown", "id": "u1630-toc-rfcs", "metadata": {},
+                            "source": f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n:caption: {caption}\n\n" + "\n".join(names) + "\n```"})
+    front.write_text(json.dumps(nb, indent=1))
+
+
+def quote_ids(quotes):
+    "The anchor of each blockquote of a page: `rfc1630-page-7` for the first quote whose words begin on RFC 1630's "
+    "page 7, `rfc1630-page-7-2` for the second, ...; `quote-N` for a blockquote that cites no RFC page"
+    ids, seen = [], {}
+    for i, q in enumerate(quotes):
+        if q.pages and q.rfc:
+            base = f"rfc{q.rfc}-page-{q.pages[0]}"
+            seen[base] = seen.get(base, 0) + 1
+            ids.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
+        else: ids.append(f"quote-{i + 1}")
+    return ids
+
+
+def _page_title(html_text):
+    import html
+    m = re.search(r"<h1[^>]*>(.*?)</h1>", html_text, re.S)
+    t = re.sub(r"<[^>]+>", "", m.group(1)) if m else ""
+    return html.unescape(t).replace("#", "").replace("¶", "").strip()
+
+
+def _excerpt(q, n=90):
+    import html
+    t = " ".join(t for k, t in q.blocks if k == "p") or " ".join(t for _, t in q.blocks)
+    t = " ".join(t.split())
+    t = t if len(t) <= n else t[:n].rsplit(" ", 1)[0] + " …"
+    return html.escape(t)
+
+
+def _check_page_index(site, quoted_by, part):
+    "The page index (nbs/29, from the citations) links each RFC 1630 page to the passages the text check found on it"
+    f = site / "page_index.html"
+    if not f.exists(): return
+    bad = []
+    for row in re.findall(r"<tr.*?</tr>", f.read_text(encoding="utf-8"), re.S):
+        m = re.search(r'href="rfc1630\.html#page-(\d+)"', row)
+        if not m: continue
+        got = set(re.findall(r'href="([\w.-]+\.html#rfc1630-page-[\d-]+)"', row))
+        want = {f"{n}.html#{qid}" for n, qid, _, _ in quoted_by.get(("1630", int(m.group(1))), []) if n in part}
+        if got != want: bad.append(f"page {m.group(1)}: the index has {sorted(got - want)}, not {sorted(want - got)}")
+    if bad: sys.exit("[docs] FAILED: the page index and the text check disagree: " + "; ".join(bad[:5]))
+    log("page index: every RFC 1630 page links to the passages the text check found on it")
+
+
+def cite_passages(site):
+    "Read the rendered site with the text check; give every blockquote its anchor and a ¶ permalink, and list "
+    "under each RFC page the passages that quote it (the text check's pages, not the citations' own)"
+    import html
+    import textcheck
+    ch = textcheck.Checker(textcheck.rfc_part_pages(ROOT / "nbs")); ch._spans = {}
+    names = [n for n in textcheck.nav_pages(site, ROOT / "nbs") if n not in ("rfc1630", "rfc1738")]
+    quoted_by = {}                      # (rfc, page) -> [(edition page, anchor, title, excerpt)]
+    anchors = 0
+    for name in names:
+        f = site / f"{name}.html"
+        text = f.read_text(encoding="utf-8")
+        ch.check_page(name, text)
+        quotes = ch.read[name].quotes
+        if not quotes: continue
+        title = _page_title(text)
+        ids = quote_ids(quotes)
+        for q, qid in zip(quotes, ids):
+            if q.pages:
+                for p in range(q.pages[0], q.pages[1] + 1):
+                    quoted_by.setdefault((q.rfc, p), []).append((name, qid, title, _excerpt(q)))
+        for q, qid in sorted(zip(quotes, ids), key=lambda x: -x[0].at[0]):
+            a, b = q.at
+            b += len("</blockquote>")
+            link = (f'<a class="u1630-permalink" href="#{qid}" title="Permalink to this passage" '
+                    f'aria-label="Permalink to this passage">¶</a>')
+            text = text[:a] + f'<div class="u1630-quote" id="{qid}">' + text[a:b] + link + "</div>" + text[b:]
+            anchors += 1
+        f.write_text(text, encoding="utf-8")
+    _check_page_index(site, quoted_by, set(textcheck.rfc_part_pages(ROOT / "nbs")))
+    backlinks = 0
+    for rfc in RFCS:
+        f = site / f"rfc{rfc}.html"
+        text = f.read_text(encoding="utf-8")
+
+        def fill(m):
+            nonlocal backlinks
+            got = quoted_by.get((rfc, int(m.group(2))), [])
+            backlinks += len(got)
+            if not got: return m.group(1) + '<p class="u1630-quoted-none">No passage of this edition quotes this page.</p></div>'
+            items = "".join(f'<li><a href="{n}.html#{qid}">{html.escape(t)}</a>: <q>{ex}</q></li>' for n, qid, t, ex in got)
+            what = "passage" if len(got) == 1 else "passages"
+            return m.group(1) + f'<p class="u1630-quoted-head">Quoted in this edition ({len(got)} {what}):</p><ul>{items}</ul></div>'
+        text = re.sub(r'(<div class="u1630-quoted-by" data-rfc="\d+" data-page="(\d+)">)\s*</div>', fill, text)
+        f.write_text(text, encoding="utf-8")
+    return anchors, backlinks
 
 
 if __name__ == "__main__":

@@ -45,6 +45,11 @@ def is_scheme(path: Path) -> bool:
     src = "".join(first.get("source", "")) if first else ""
     return any(line.strip().startswith("#| default_exp schemes.") for line in src.splitlines())
 
+# pages docs/build.py writes itself (no notebook), after the parts: the RFCs page by page (`build.rfc_pages`)
+GENERATED = (
+    ("The RFCs", ("rfc1630", "rfc1738")),
+)
+
 
 def notebooks(nbs: Path) -> list:
     "The notebooks of `nbs` as nbdev sees them (names starting with `_` or `.` are skipped), by stem"

@@ -250,8 +250,10 @@ class RFC1738:
             page_ends.append((sum(map(len, parts)), int(m.group(1))))
         parts.append(text[last:])
         raw = "".join(parts)
-        # a word broken at a line's end ("World-    Wide") is one word again; then whitespace collapsed
-        raw = re.sub(r"(?<=[A-Za-z])- {4,}(?=[A-Za-z])", "-\x00", raw)
+        # a word broken at a line's end ("World-    Wide") is one word again; then whitespace collapsed. The
+        # line break's spaces become as many \x00 (dropped below), so `raw` keeps its length and the page ends
+        # recorded above stay where the footers were (a shorter `raw` moved every later page end late)
+        raw = re.sub(r"(?<=[A-Za-z])- {4,}(?=[A-Za-z])", lambda m: "-" + "\x00" * (len(m.group(0)) - 1), raw)
         # map raw offsets to stream offsets while collapsing
         out, rawpos, pos = [], [], 0
         prev_space = True
@@ -372,3 +374,72 @@ def markdown_quote(blocks: list) -> str:
         i += 1
     out.append(citation_1630(blocks))
     return "\n".join(("> " + l) if l else ">" for l in "\n\n".join(out).split("\n"))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the RFCs page by page, as printed (the site's own copy of each RFC: docs/build.py, `rfc_pages`)
+def printed_pages_1630(text: str) -> dict:
+    "RFC 1630's pages as printed, line for line: page N -> its lines, its header first (pages 2-28) and its "
+    "footer `Berners-Lee  [Page N]` last; the blank lines between a footer and the next header left out"
+    pages, cur = {}, []
+    for raw in text.split("\n"):
+        cur.append(raw.rstrip())
+        m = _FOOTER.match(raw)
+        if m:
+            while cur and not cur[0].strip(): cur.pop(0)
+            pages[int(m.group(1))] = cur; cur = []
+    return pages
+
+
+_FOOTER_RAW_1738 = re.compile(r"[ \u00a0]*(Berners-Lee, Masinter & McCahill[ \u00a0]+\[Page (\d+)\])")
+_HEADER_1738 = "RFC 1738            Uniform Resource Locators (URL)        December 1994"
+
+
+_COLUMN0_1738 = {1: ("Request for Comments: 1738", "Category: Standards Track", "Status of this Memo", "Abstract")}
+
+
+def printed_pages_1738(text: str) -> dict:
+    "RFC 1738's pages from the whitespace-collapsed seed: page N -> its lines, rebuilt. The seed joined every line "
+    "with one space and kept each line's indentation as non-breaking spaces, so a line that starts indented starts "
+    "again here; a line that starts in column 0 (a heading, a BNF production, a `;` comment in §5) is found by "
+    "its form (the section titles, `name = `, ` ; `); blank lines are not in the seed and are not shown. Words, "
+    "spacing inside a line and page ends are the seed's"
+    text = text[text.index("Network Working Group"):]
+    titles = [(n, t) for n, t in _SECTIONS_1738]
+    pages, last = {}, 0
+    for m in _FOOTER_RAW_1738.finditer(text):
+        body = text[last:m.start()].strip(" ")
+        last = m.end()
+        n = int(m.group(2))
+        lines = []
+        if body.replace("\u00a0", " ").startswith(_HEADER_1738.split()[0]) and n > 1:
+            hdr = re.match(r"RFC 1738[ \u00a0]+Uniform Resource Locators \(URL\)[ \u00a0]+December 1994 ?", body)
+            if hdr: lines.append(hdr.group(0).replace("\u00a0", " ").rstrip()); body = body[hdr.end():]
+        # a line that begins indented: the seed's one space, then the indentation (non-breaking spaces)
+        body = re.sub(r" (?=\u00a0)", "\n", body)
+        # section headings begin a line and are a line of their own
+        for num, title in titles:
+            pat = (re.escape(num) + r"\.?" if num not in ("APPENDIX", "8", "9") else
+                   ("APPENDIX:" if num == "APPENDIX" else ""))
+            body = re.sub(r"(?:(?<= )|(?<=^))(" + (pat + "[ \u00a0]+" if pat else "") + re.escape(title) + r")(?:[ \n]|$)",
+                          lambda k: "\n" + k.group(1) + "\n", body, count=1, flags=re.M)
+        for start in _COLUMN0_1738.get(n, ()):     # the front matter's lines that begin in column 0
+            head = start in ("Status of this Memo", "Abstract")
+            body = re.sub(r"(?<=\S) (" + re.escape(start) + r")(?:" + (" ?" if head else "") + r"(?=[ \u00a0\n]|$))",
+                          lambda k: "\n" + k.group(1) + ("\n" if head else ""), body, count=1)
+        if 17 <= n <= 20:   # §5, the BNF: productions and comments that begin in column 0
+            body = re.sub(r"(?<=[^\u00a0\n]) (?=[\w+-]+(?:\u00a0+ | )= )", "\n", body)
+            body = re.sub(r"(?<=[^\u00a0\n=|]) (?=; )", "\n", body)
+        lines += [l.replace("\u00a0", " ").rstrip() for l in body.split("\n") if l.strip()]
+        footer = m.group(1).replace("\u00a0", " ")
+        lines.append(footer)
+        pages[n] = lines
+    return pages
+
+
+@lru_cache(maxsize=None)
+def printed_pages(rfc: str) -> dict:
+    "`printed_pages_1630` or `printed_pages_1738` of the seed the checks read"
+    if rfc == "1630": return printed_pages_1630((SEEDS / "rfc1630.txt").read_text())
+    p = next(iter(sorted(SEEDS.glob("001_*.txt"))), SEEDS / "rfc1738.txt")
+    return printed_pages_1738(p.read_text())

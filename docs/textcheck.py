@@ -5,7 +5,7 @@
 It reads the pages as a browser shows them (`_site/*.html`, parsed with html.parser: the text of the elements,
 whitespace collapsed except inside `<pre>`), never the notebooks. For every blockquote that ends with a
 citation (`— RFC 1630, "Heading", Page N` or `— RFC 1738, §3.3 "HTTP", Page N`, the page a link to
-rfc-editor.org's `#page-N`) it:
+the site's own copy of that RFC page, `rfc1630.html#page-N`) it:
 
 - finds each part of the quote (the parts are cut at an elision mark `[…]`) in the RFC, character for
   character after whitespace is collapsed (a curled quote, a lost backslash, a hidden `<host>`, a `…` for
@@ -14,6 +14,15 @@ rfc-editor.org's `#page-N`) it:
 - checks the citation: the headings (RFC 1630) or section numbers and titles (RFC 1738) of what is quoted,
   the pages it is on, and that the link goes to the first of them;
 - on each page, checks that quotes of one RFC come in the RFC's order and that no passage is quoted twice.
+
+It also reads the quotations in the running text (`"…"` or `“…”` outside blockquotes and code): one that
+reads as an RFC's words (some of its words in a row are RFC 1630's or RFC 1738's) must be them exactly, with
+`[sic]` after a word the RFC misspells and `…` or `[…]` where words are left out; a quotation of another
+document (named just before it: "RFC 3986", "IANA") or of the page's own heading is not read. In a
+preformatted quote, RFC lines left out between two lines it shows must be marked by a `[…]` line. A
+citation's page links to the site's own copy of the RFC (`rfc1630.html#page-N`, made by docs/build.py), and
+on the built site every quotation has its anchor and ¶ permalink, and every page of the RFCs' copies its
+list of the passages that quote it.
 
 Over the pages of the RFC part (nbs 00a, 01-24, 26-28, in that order) it computes RFC 1630's coverage by
 paragraph (fails below 100%) and checks that the paragraphs first appear in the RFC's order. On every page
@@ -43,7 +52,7 @@ clippath mask pattern image foreignobject desc marker filter math mi mn mo ms mr
 BLOCK_TAGS = {"p", "div", "pre", "li", "ul", "ol", "dl", "dt", "dd", "table", "tr", "td", "th", "h1", "h2", "h3", "h4",
               "h5", "h6", "br", "hr", "section", "blockquote", "figure", "figcaption", "details", "summary"}
 ELISION = re.compile(r"\[(?:…|\.\.\.)\]")
-RFC_LINK = "https://www.rfc-editor.org/rfc/rfc{n}#page-{p}"
+RFC_LINK = "rfc{n}.html#page-{p}"      # the site's own copy of the RFC, page by page (docs/build.py, `rfc_pages`)
 
 
 @dataclass
@@ -55,6 +64,8 @@ class Quote:
     citation: str = ""
     links: list = field(default_factory=list)
     cited: int = -1          # its place among the page's cited quotes
+    at: tuple = ()           # offsets in the page's HTML: its `<blockquote` and its `</blockquote>`
+    pages: tuple = ()        # the RFC pages its words were found on (first, last), once checked
 
     @property
     def rfc(self) -> str:
@@ -70,6 +81,7 @@ class _Page(HTMLParser):
     def __init__(self, name):
         super().__init__(convert_charrefs=True)
         self.name, self.quotes, self.tags = name, [], {}
+        self.line_starts, self.bq_start = [0], 0
         self.depth = 0            # blockquote nesting
         self.pre = 0
         self.skip = 0             # inside script/style
@@ -88,7 +100,7 @@ class _Page(HTMLParser):
         if tag in ("script", "style"): self.skip += 1
         if self.skip: return
         if tag == "blockquote":
-            if self.depth == 0: self.buf, self.blocks, self.links = [], [], []
+            if self.depth == 0: self.buf, self.blocks, self.links = [], [], []; self.bq_start = self._offset()
             self.depth += 1; return
         if not self.depth: return
         if tag == "pre":
@@ -108,7 +120,7 @@ class _Page(HTMLParser):
             self.depth -= 1
             if self.depth == 0:
                 self._flush()
-                q = Quote(self.name, len(self.quotes))
+                q = Quote(self.name, len(self.quotes), at=(self.bq_start, self._offset()))
                 blocks = self.blocks
                 if blocks and blocks[-1][0] == "p" and blocks[-1][1].startswith("— RFC"):
                     q.citation, q.links = blocks[-1][1], blocks[-1][2]; blocks = blocks[:-1]
@@ -122,8 +134,81 @@ class _Page(HTMLParser):
         self.buf.append(data)
 
 
+    def _offset(self) -> int:
+        "The offset in the page's HTML of the tag being read"
+        line, col = self.getpos()
+        return self.line_starts[line - 1] + col
+
+
+class _Prose(HTMLParser):
+    "The running text of a page's article, block by block, outside blockquotes and preformatted text: where "
+    "quotations in the prose are read (`Checker.check_prose`). A `<code>` that holds a double quote becomes `\\x01`"
+    " (its quotes are code, not quotation marks)"
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.article = self.skip = self.quote = self.pre = 0
+        self.code, self.buf, self.blocks, self.headings, self.h = None, [], [], set(), 0
+
+    def _flush(self):
+        t = normalise("".join(self.buf)); self.buf = []
+        if t: self.blocks.append(t)
+        if self.h and t: self.headings.add(t.rstrip("#¶ ")); self.h = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "article": self.article += 1
+        if tag in ("script", "style"): self.skip += 1
+        if tag == "blockquote": self.quote += 1
+        if tag == "pre": self.pre += 1
+        if tag == "code" and self.code is None: self.code = []
+        if tag in BLOCK_TAGS: self._flush()
+        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"): self.h = len(self.blocks) + 1
+
+    def handle_endtag(self, tag):
+        if tag == "article" and self.article: self._flush(); self.article -= 1
+        if tag in ("script", "style") and self.skip: self.skip -= 1
+        if tag == "blockquote" and self.quote: self.quote -= 1; self.buf = []
+        if tag == "pre" and self.pre: self.pre -= 1; self.buf = []
+        if tag == "code" and self.code is not None:
+            t = "".join(self.code); self.code = None
+            self.buf.append("\x01" if '"' in t else t)
+        if tag in BLOCK_TAGS: self._flush()
+
+    def handle_data(self, data):
+        if not self.article or self.skip or self.quote or self.pre: return
+        (self.code if self.code is not None else self.buf).append(data)
+
+
+PROSE_QUOTE = re.compile(r"\u201c([^\u201d]+)\u201d|\"([^\"]+)\"")
+SIC = re.compile(r"\s*\[sic\]")
+PROSE_ELISION = re.compile(r"\s*(?:\[(?:…|\.\.\.)\]|…)\s*| \.\.\. ")
+OTHER_SOURCE = re.compile(r"\bRFC (?!1630\b|1738\b)\d+|\bIANA\b|\bWHATWG\b|\bdraft\b")   # a quotation of another text
+# a prose quotation's page: `(RFC 1738, §6 "…", pp. 20–21): "…"` before it, or `"…" (p. 7)` after it
+PAGE_BEFORE = re.compile(r"(?:(RFC 1630|RFC 1738)[^()]*?, )?\bpp?\. (\d+)(?:–(\d+))?(?:, [^()]*)?\)?:?\s*$")
+PAGE_AFTER = re.compile(r"\s*\((?:(RFC 1630|RFC 1738)[^()]*?, )?(?:[^()]*?, )?pp?\. (\d+)(?:–(\d+))?[,)]")
+INNER = re.compile(r'"([^\s"](?:[^"]?[^\s"])?)"')   # "1", "/", "?": a quotation's own quoted character
+
+
+def prose_quotes(html: str) -> list:
+    "The quotations in a page's running text: each text between “ ” or a pair of straight double quotes"
+    p = _Prose(); p.feed(html); p.close()
+    out = []
+    for b in p.blocks:
+        if b in p.headings: continue
+        src = INNER.sub("\x02\\1\x02", b)
+        for m in PROSE_QUOTE.finditer(src):
+            q = (m.group(1) or m.group(2)).replace("\x02", '"').strip()
+            if any(h.startswith(q) for h in p.headings): continue   # the name of one of the page's own sections
+            if OTHER_SOURCE.search(src[max(0, m.start() - 60):m.start()]): continue   # "RFC 3986 §3.2.1: "…""
+            ref = PAGE_BEFORE.search(src[max(0, m.start() - 120):m.start()]) or PAGE_AFTER.match(src[m.end():])
+            out.append((b, q, ref.groups() if ref else None))
+    return out
+
+
 def read_page(name: str, html: str) -> _Page:
-    p = _Page(name); p.feed(html); p.close(); return p
+    p = _Page(name)
+    p.line_starts = [0] + [m.end() for m in re.finditer("\n", html)]
+    p.feed(html); p.close(); return p
 
 
 @dataclass
@@ -157,6 +242,19 @@ def _diverge(stream: str, seg: str) -> str:
             f"the RFC {stream[at:at + 60].strip()!r}")
 
 
+def _in_rfc(part: str, streams) -> bool:
+    "A part of a prose quotation is the RFC's words (its first letter's case aside: a quotation may begin a sentence)"
+    x = part.strip(" ,.;:")
+    return any(x in st or (x[:1].swapcase() + x[1:]) in st for st in streams) if x else True
+
+
+def _prefix_words(stream: str, seg: str) -> int:
+    "How many of `seg`'s first words the RFC has, in a row"
+    words, n = seg.split(" "), 0
+    while n < len(words) and stream.find(" ".join(words[:n + 1])) >= 0: n += 1
+    return n
+
+
 class Checker:
     "Check pages (name, html) in navigation order; `rfc_part`: the names of the pages that make up the RFC part"
 
@@ -167,6 +265,7 @@ class Checker:
         self.cov = {"1630": bytearray(len(self.r1630.stream)), "1738": bytearray(len(self.r1738.stream))}
         self.cov_part = bytearray(len(self.r1630.stream))
         self.seen: dict = {}             # 1630 paragraph index -> [((page, quote, offset), where)] in the RFC part
+        self.read: dict = {}             # page name -> what `read_page` found on it (its quotes, located)
 
     # -- one quote ------------------------------------------------------------------------------------------
     def _match_prose(self, q, stream, text, bounds, after, pages_of, cited) -> list:
@@ -246,12 +345,14 @@ class Checker:
 
     def _match_pre(self, q, text, after) -> list:
         "Each line of a preformatted block must be a line RFC 1630 prints, in the RFC's order, aligned as printed"
-        lines = [l.rstrip() for l in text.split("\n") if l.strip() and not ELISION.fullmatch(l.strip())]
-        if not lines: return []
+        lines = [l.rstrip() for l in text.split("\n") if l.strip()]
+        if not any(not ELISION.fullmatch(l.strip()) for l in lines): return []
         R, spans, found = self.r1630, [], []
         start = next((i for i, ln in enumerate(R.lines) if ln.end > after), 0)
+        elided, prev = False, None
         for l in lines:
             c = l.strip()
+            if ELISION.fullmatch(c): elided = True; continue
             idx = next((i for i in range(start, len(R.lines)) if R.lines[i].content == c), None)
             if idx is None:
                 idx = next((i for i, ln in enumerate(R.lines) if ln.content == c), None)
@@ -268,6 +369,12 @@ class Checker:
                     self.report.err(q.where(), "words", f"the preformatted line {c[:70]!r} is not a line RFC 1630 prints"
                                     + (f" ({_diverge(R.stream, normalise(c))})" if len(c) > 8 else ""))
                     continue
+            if prev is not None and idx > prev + 1 and not elided:
+                gap = R.lines[prev + 1:idx]
+                self.report.err(q.where(), "omission", f"{len(gap)} line{'s' * (len(gap) > 1)} of the RFC "
+                                f"(p. {gap[0].page}, from {gap[0].content[:40]!r}) left out between "
+                                f"{R.lines[prev].content[:40]!r} and {c[:40]!r} without a […] line")
+            prev, elided = idx, False
             found.append((l, R.lines[idx])); start = idx + 1
             spans.append((R.lines[idx].start, R.lines[idx].end, None))
         if found:
@@ -317,6 +424,9 @@ class Checker:
     def check_page(self, name: str, html: str):
         rep = self.report
         page = read_page(name, html)
+        self.read[name] = page
+        self.check_prose(name, html)
+        self.check_subtitle(name, html)
         for tag, n in sorted(page.tags.items()):
             if tag not in HTML_ELEMENTS:
                 rep.err(name, "element", f"<{tag}> ({n}x) is not an HTML element: an RFC placeholder taken for a tag?")
@@ -333,6 +443,8 @@ class Checker:
             spans = self.check_quote(q, in_part, last.get(q.rfc, (0, None))[0])
             if not spans: continue
             rfc = q.rfc
+            R = self.r1630 if rfc == "1630" else self.r1738
+            q.pages = (min(R.page_at(a) for a, _, _ in spans), max(R.page_at(max(a, b - 1)) for a, b, _ in spans))
             prev_end, prev_q = last[rfc]
             for a, b, _ in spans:
                 if a < prev_end:
@@ -349,6 +461,64 @@ class Checker:
                     for blk in self.r1630.paragraphs:
                         if blk.end > a and blk.start < b:
                             self.seen.setdefault(blk.index, []).append(((pi, q.index, a), q.where()))
+
+    def check_subtitle(self, name: str, html: str):
+        "A page's subtitle that names RFC 1630's headings (`RFC 1630, \"HTTP\", pp. 13–14`) names headings it has"
+        import html as h
+        m = re.search(r'<p class="u1630-subtitle">(.*?)</p>', html, re.S)
+        text = h.unescape(re.sub(r"<[^>]+>", "", m.group(1))) if m else ""
+        if not text.startswith("RFC 1630,"): return
+        head = re.split(r"\bpp?\. |RFC 1738|: ", text)[0]
+        have = set(self.r1630.headings) | self.r1630.subheadings | {rfctext.TITLE}
+        for x in re.findall(r'"([^"]+)"', head):
+            if x not in have:
+                self.report.err(name, "heading", f"the subtitle names \"{x}\", which is not a heading of RFC 1630")
+
+    def _prose_pages(self, name, q, parts, ref):
+        "The page a prose quotation names is the page its words are on (in the RFC it names, else where they are)"
+        rfc, a, b = ref
+        cited = (int(a), int(b or a))
+        tries = [(r, R) for r, R in (("1630", self.r1630), ("1738", self.r1738)) if not rfc or rfc.endswith(r)]
+        found = []
+        for r, R in tries:
+            first, last = parts[0].strip(" ,.;:"), parts[-1].strip(" ,.;:")
+            for x in (first, first[:1].swapcase() + first[1:]):
+                for i in _find_all(R.stream, x):
+                    j = R.stream.find(last, i) if last else i
+                    found.append((R.page_at(i), R.page_at(max(i, (j if j >= 0 else i) + len(last) - 1))))
+        if found and cited not in found:
+            want = found[0]
+            pages = f"p. {want[0]}" if want[0] == want[1] else f"pp. {want[0]}–{want[1]}"
+            self.report.err(name, "prose", f"the quotation \"{q[:70]}\" is cited as "
+                            f"{'p.' if cited[0] == cited[1] else 'pp.'} {a}{'–' + b if b else ''}; its words are on {pages}")
+
+    def check_prose(self, name: str, html: str):
+        "A quotation in the prose that reads as RFC 1630's or RFC 1738's words (its first four words, or any six in "
+        "a row, are the RFC's) must be the RFC's words exactly: a `[sic]` after a word the RFC misspells, `…` or "
+        "`[…]` where words are left out, its own straight quotes"
+        for block, q, ref in prose_quotes(html):
+            if "\x01" in q: continue
+            text = normalise(SIC.sub("", q))
+            if len(text.split()) < 4: continue
+            streams = (self.r1630.stream, self.r1738.stream)
+            parts = [x for x in PROSE_ELISION.split(text) if x.strip()]
+            bad = [x for x in parts if not _in_rfc(x, streams)]
+            if not bad:
+                titles = set(self.r1630.headings) | {t for _, t in rfctext._SECTIONS_1738}
+                if ref and text not in titles: self._prose_pages(name, q, parts, ref)   # a section's name: no page
+                continue
+            for h in self.r1630.subheadings:     # a heading the RFC prints inside the text quoted ("User name ...")
+                text = text.replace(" " + h + " ", " ")
+            parts = [x for x in PROSE_ELISION.split(text) if x.strip()]
+            bad = [x for x in parts if not _in_rfc(x, streams)]
+            if not bad: continue
+            words = text.replace("…", " ").split()
+            k = 4 if len(words) > 8 else 3        # reads as the RFC's: some `k` words in a row are
+            near = any(_in_rfc(" ".join(words[i:i + k]), streams) for i in range(max(1, len(words) - k + 1)))
+            if not near: continue
+            seg = bad[0].strip(" ,.;:")
+            st = max(streams, key=lambda st: _prefix_words(st, seg))
+            self.report.err(name, "prose", f"the quotation \"{q[:100]}\" is not the RFC's words: " + _diverge(st, seg))
 
     _spans: dict = {}
 
@@ -405,7 +575,20 @@ def check_site(site: Path, nbs: Path = ROOT / "nbs") -> Report:
     ch = Checker(rfc_part_pages(nbs))
     ch._spans = {}
     for n in nav_pages(site, nbs):
-        ch.check_page(n, (site / f"{n}.html").read_text(encoding="utf-8"))
+        if n in ("rfc1630", "rfc1738"): continue          # the RFCs' own pages: the text itself, not quotes of it
+        html = (site / f"{n}.html").read_text(encoding="utf-8")
+        ch.check_page(n, html)
+        # every quotation has its anchor and its ¶ permalink (docs/build.py, `cite_passages`)
+        for q in ch.read[n].quotes:
+            head = html[max(0, q.at[0] - 200):q.at[0]]
+            m = re.search(r'<div class="u1630-quote" id="([^"]+)">\s*$', head)
+            if not m or f'href="#{m.group(1)}"' not in html[q.at[1]:q.at[1] + 300]:
+                ch.report.err(q.where(), "permalink", "the quotation has no anchor and ¶ permalink")
+    for rfc in ("1630", "1738"):                          # each RFC page of the site's copy lists its passages
+        f = site / f"rfc{rfc}.html"
+        if not f.exists(): ch.report.err(f"rfc{rfc}", "pages", f"the site has no copy of RFC {rfc}"); continue
+        empty = re.findall(r'<div class="u1630-quoted-by" data-rfc="\d+" data-page="(\d+)">\s*</div>', f.read_text())
+        if empty: ch.report.err(f"rfc{rfc}", "pages", f"pages {empty} were not given their passages")
     return ch.finish()
 
 
