@@ -1,0 +1,102 @@
+// The site for every reader (#27): furo's drawers opened and closed from the keyboard, wide tables that use the
+// window, and search excerpts that lead with prose. Checked by docs/a11y_check.py.
+(function () {
+  "use strict";
+
+  // ---------------------------------------------------------------- drawers
+  // furo opens its navigation and contents drawers with <label for=checkbox>, and the checkbox is not displayed:
+  // neither can be reached by Tab. The labels become buttons (Enter or Space toggles), Escape closes an open drawer.
+  const DRAWERS = [["navigation", "__navigation", ".nav-overlay-icon", ".sidebar-drawer", "Navigation"],
+                   ["contents", "__toc", ".toc-overlay-icon", ".toc-drawer", "Contents of this page"]];
+  function drawers() {
+    for (const [name, id, labels, drawer, what] of DRAWERS) {
+      const box = document.getElementById(id);
+      if (!box) continue;
+      const toggles = [...document.querySelectorAll(labels)];
+      const sync = () => toggles.forEach(t => t.setAttribute("aria-expanded", String(box.checked)));
+      for (const t of toggles) {
+        t.tabIndex = 0;
+        t.setAttribute("role", "button");
+        t.setAttribute("aria-label", what);
+        t.dataset.u1630Toggle = name;
+        t.addEventListener("keydown", e => {
+          if (e.key !== "Enter" && e.key !== " ") return;
+          e.preventDefault();
+          box.checked = !box.checked; sync();
+          if (box.checked) {   // into the drawer, once it is visible
+            const first = document.querySelector(`${drawer} a[href], ${drawer} input`);
+            if (first) setTimeout(() => first.focus(), 50);
+          }
+        });
+      }
+      box.addEventListener("change", sync);
+      sync();
+      document.addEventListener("keydown", e => {
+        if (e.key !== "Escape" || !box.checked) return;
+        box.checked = false; sync();
+        const back = toggles.find(t => t.getClientRects().length);
+        if (back) back.focus();
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------- wide tables
+  // A table wider than the text column grows to the right, into the window's free width (up to the contents
+  // column, when it is shown); where there is no room it scrolls inside its own box, never the page.
+  function wideTables() {
+    const article = document.querySelector("article[role=main]");
+    if (!article) return;
+    const wraps = [];
+    for (const t of article.querySelectorAll("table")) {
+      if (t.closest(".u1630-explorer, .u1630-wide-wrap")) continue;
+      if (t.querySelectorAll("tr:first-child > *").length < 4) continue;
+      const w = document.createElement("div");
+      w.className = "u1630-wide-wrap";
+      t.before(w); w.appendChild(t);
+      wraps.push(w);
+    }
+    if (!wraps.length) return;
+    function fit() {
+      const toc = document.querySelector(".toc-drawer");
+      const tocShown = toc && getComputedStyle(toc).position !== "fixed" && toc.querySelector(".toc-tree li");
+      const limit = (tocShown ? toc.getBoundingClientRect().left : document.documentElement.clientWidth) - 16;
+      for (const w of wraps) {
+        const t = w.firstElementChild;
+        w.classList.remove("u1630-roomy"); w.style.removeProperty("--u1630-room");
+        const col = w.getBoundingClientRect();
+        // the table's natural width: its width with the code on one line, no narrower than the column
+        w.classList.add("u1630-roomy"); w.style.setProperty("--u1630-room", "max-content");
+        const natural = t.getBoundingClientRect().width;
+        const room = Math.floor(limit - col.left);
+        if (natural <= col.width + 1 || room <= col.width + 32) {   // fits already, or no room to grow
+          w.classList.remove("u1630-roomy"); w.style.removeProperty("--u1630-room"); continue;
+        }
+        w.style.setProperty("--u1630-room", Math.min(room, Math.ceil(natural)) + "px");
+        if (natural > room) t.querySelectorAll("code").forEach(c => c.style.whiteSpace = "normal");
+      }
+    }
+    fit();
+    let pending = null;
+    window.addEventListener("resize", () => { clearTimeout(pending); pending = setTimeout(fit, 100); });
+  }
+
+  // ---------------------------------------------------------------- search excerpts
+  // Sphinx shows, under each result, the text around the first match in the page: often an import line of a code
+  // cell, and the banner's sentences run together (textContent of blocks). Excerpts are taken from the prose only.
+  function searchExcerpts() {
+    if (typeof Search === "undefined" || !Search.htmlToText) return;
+    const DROP = ".headerlink, script, style, .cell_input, .u1630-banner, .u1630-static-note, .u1630-form, " +
+                 ".u1630-live-status, .u1630-prelude, div.signature";
+    const BLOCK = "p, li, td, th, h1, h2, h3, h4, h5, h6, pre, blockquote, dt, dd, div, tr, caption";
+    Search.htmlToText = (htmlString, anchor) => {
+      const doc = new DOMParser().parseFromString(htmlString, "text/html");
+      doc.querySelectorAll(DROP).forEach(e => e.remove());
+      doc.querySelectorAll(BLOCK).forEach(e => e.append(" "));   // blocks end with a space: no run-together text
+      const main = (anchor && doc.querySelector(`[role="main"] ${anchor}`)) || doc.querySelector('[role="main"]');
+      return main ? main.textContent.replace(/\s+/g, " ").trim() : "";
+    };
+  }
+
+  searchExcerpts();   // before Search.init runs (on DOMContentLoaded): this script is deferred, searchtools.js is not
+  document.addEventListener("DOMContentLoaded", () => { drawers(); wideTables(); });
+})();
