@@ -1,5 +1,5 @@
 # Sphinx configuration for the uri1630 read-along site (docs/build.py runs Sphinx with -c docs/).
-import json
+import json, re
 from pathlib import Path
 from docutils import nodes
 
@@ -42,7 +42,7 @@ def _search_prose(app, doctree, docname):
     "The search index holds the pages' prose and outputs, not their code cells, banner or prelude (Sphinx: `no-search`)"
     for n in doctree.findall(nodes.Element):
         if "cell_input" in n.get("classes", ()) or (
-                isinstance(n, nodes.raw) and ("u1630-banner" in n.astext() or "<script" in n.astext())):
+                isinstance(n, nodes.raw) and re.search(r"u1630-(banner|files)|<script", n.astext())):
             n["classes"].append("no-search")
 
 
