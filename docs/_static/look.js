@@ -97,6 +97,29 @@
     };
   }
 
+  // ---------------------------------------------------------------- small repairs of the theme's markup
+  // furo's sidebar captions are role=heading without a level (WCAG 4.1.2); a box that scrolls sideways (a wide output,
+  // a table too wide for a phone) must be reachable by keyboard to be scrolled (WCAG 2.1.1): it takes focus.
+  function repairs() {
+    document.querySelectorAll("[role=heading]:not([aria-level])").forEach(e => e.setAttribute("aria-level", "2"));
+    const scrollers = () => {
+      for (const e of document.querySelectorAll("article pre, .cell_output, .output, .u1630-explorer-out, .u1630-wide-wrap, .u1630-run-out")) {
+        const scrolls = e.scrollWidth > e.clientWidth + 1 && /auto|scroll/.test(getComputedStyle(e).overflowX);
+        if (scrolls && !e.hasAttribute("tabindex") && !e.isContentEditable && !e.querySelector("a[href], button, input, select, textarea")) {
+          e.tabIndex = 0; e.dataset.u1630Scroll = "";
+          if (!e.hasAttribute("role")) { e.setAttribute("role", "region"); e.setAttribute("aria-label", "scrolls sideways"); }
+        } else if (!scrolls && e.dataset.u1630Scroll !== undefined) {
+          e.removeAttribute("tabindex"); e.removeAttribute("role"); e.removeAttribute("aria-label"); delete e.dataset.u1630Scroll;
+        }
+      }
+    };
+    scrollers();
+    let pending = null;
+    window.addEventListener("resize", () => { clearTimeout(pending); pending = setTimeout(scrollers, 150); });
+    new MutationObserver(() => { clearTimeout(pending); pending = setTimeout(scrollers, 150); })
+      .observe(document.querySelector("article") || document.body, {childList: true, subtree: true});
+  }
+
   searchExcerpts();   // before Search.init runs (on DOMContentLoaded): this script is deferred, searchtools.js is not
-  document.addEventListener("DOMContentLoaded", () => { drawers(); wideTables(); });
+  document.addEventListener("DOMContentLoaded", () => { drawers(); wideTables(); repairs(); });
 })();
