@@ -20,8 +20,8 @@
   banner text); a word found only in code cells is not in the index.
 - **map**: the front page's map lists the sidebar's pages in the sidebar's order, with the sidebar's titles.
 - **files**: every page links its notebook (downloadable, .ipynb served by the site) and its source.
-- **tables**: at 1920 px the then-and-now table uses the window (no URL broken over lines, wider than the text
-  column) and at 390/1280 px no page scrolls sideways.
+- **tables**: at 1920 px the then-and-now table uses the window (at least 1.3 times the text column, no URL over more
+  than 2 lines) and at 390/1280 px no page scrolls sideways.
 (The performance chart's axis, linear from 0 and shared, is asserted by its own cell in nbs/34_performance.ipynb: the
 build fails if it regresses.)
 Exit status 0 if every check passed, 1 otherwise. `--report` prints the axe violations and exits 0 (for a before/after).
@@ -469,8 +469,9 @@ async def check_search(browser, base, site):
     await ctx.close()
     # a name used only in code cells (an import) is not a search term
     terms = idx["terms"]
-    check("test_eq" not in terms and "fastcore" not in terms,
-          f"the search index holds prose, not code cells' text (test_eq: {'test_eq' in terms}, fastcore: {'fastcore' in terms})")
+    code_only = ["test_fail", "pathlib", "importlib"]   # names the pages use in code cells (before #27: 29, 11, 5 pages)
+    found = {w: terms[w] for w in code_only if w in terms}
+    check(not found, f"the search index holds prose, not code cells' text: {code_only} not indexed {found} ({len(terms)} terms)")
 
 
 # ------------------------------------------------------------------------------------------------ front page map
@@ -480,7 +481,7 @@ async def check_map(browser, base):
     await goto(page, base, "index.html", ready=False)
     got = await page.evaluate("""() => {
       const side = [...document.querySelectorAll('.sidebar-tree a.reference')].map(a => [a.getAttribute('href'), a.textContent.trim()]);
-      const map = [...document.querySelectorAll('#map-of-the-edition ~ .cell table a, section#map-of-the-edition table a')]
+      const map = [...document.querySelectorAll('section#map-of-the-edition table td:first-child a')]
                    .map(a => [a.getAttribute('href'), a.textContent.trim()]);
       return [side, map];
     }""")
@@ -524,8 +525,9 @@ WIDE_JS = """() => {
   const col = document.querySelector('article[role=main]').getBoundingClientRect();
   const t = [...document.querySelectorAll('article table')].sort((a, b) => b.querySelectorAll('tr').length - a.querySelectorAll('tr').length)[0];
   const r = t.getBoundingClientRect();
-  const broken = [...t.querySelectorAll('td code')].filter(c => c.getClientRects().length > 1).length;
-  return {table: Math.round(r.width), column: Math.round(col.width), right: Math.round(r.right), window: innerWidth, broken,
+  const lines = [...t.querySelectorAll('td code')].map(c => c.getClientRects().length);
+  const broken = lines.filter(n => n > 1).length, most = Math.max(...lines);
+  return {table: Math.round(r.width), column: Math.round(col.width), right: Math.round(r.right), window: innerWidth, broken, most,
           scroll: document.documentElement.scrollWidth - document.documentElement.clientWidth};
 }"""
 
@@ -544,8 +546,9 @@ async def check_tables(browser, base, shots):
         await page.close(); await ctx.close()
     FIGURES["tables"] = out
     w = out[1920]
-    check(w["table"] > w["column"] and w["broken"] == 0 and w["right"] <= w["window"],
-          f"then_and_now.html @1920: the table uses the window ({w['table']} px, the text column {w['column']} px), no URL broken over lines ({w['broken']})")
+    check(w["table"] > 1.3 * w["column"] and w["most"] <= 2 and w["right"] <= w["window"],
+          f"then_and_now.html @1920: the table uses the window ({w['table']} px, the text column {w['column']} px; before #27 it "
+          f"kept to the column and broke 89 URLs over 3 lines): no URL over more than 2 lines ({w['broken']} over 2)")
     check(all(out[x]["scroll"] <= 0 for x in (1280, 390)), f"then_and_now.html: no page-level horizontal scroll at 1280/390 px "
                                                             f"({out[1280]['scroll']}, {out[390]['scroll']} px)")
 

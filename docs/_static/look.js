@@ -41,7 +41,7 @@
   }
 
   // ---------------------------------------------------------------- wide tables
-  // A table wider than the text column grows to the right, into the window's free width (up to the contents
+  // A table wider than the text column grows to the right, into the window's free width (over the contents
   // column, when it is shown); where there is no room it scrolls inside its own box, never the page.
   function wideTables() {
     const article = document.querySelector("article[role=main]");
@@ -49,7 +49,7 @@
     const wraps = [];
     for (const t of article.querySelectorAll("table")) {
       if (t.closest(".u1630-explorer, .u1630-wide-wrap")) continue;
-      if (t.querySelectorAll("tr:first-child > *").length < 4) continue;
+      if (t.querySelectorAll("tr:first-child > *").length < 7) continue;   // uri1630.css's "wide tables"
       const w = document.createElement("div");
       w.className = "u1630-wide-wrap";
       t.before(w); w.appendChild(t);
@@ -57,12 +57,12 @@
     }
     if (!wraps.length) return;
     function fit() {
-      const toc = document.querySelector(".toc-drawer");
-      const tocShown = toc && getComputedStyle(toc).position !== "fixed" && toc.querySelector(".toc-tree li");
-      const limit = (tocShown ? toc.getBoundingClientRect().left : document.documentElement.clientWidth) - 16;
+      // to the window's right edge: over the contents column where furo shows one (the table is opaque, above it)
+      const limit = document.documentElement.clientWidth - 24;
       for (const w of wraps) {
         const t = w.firstElementChild;
-        w.classList.remove("u1630-roomy"); w.style.removeProperty("--u1630-room");
+        w.classList.remove("u1630-roomy", "u1630-tight"); w.style.removeProperty("--u1630-room");
+        for (let a = w.parentElement; a && a.tagName !== "ARTICLE"; a = a.parentElement) a.classList.remove("u1630-wide-host");
         const col = w.getBoundingClientRect();
         // the table's natural width: its width with the code on one line, no narrower than the column
         w.classList.add("u1630-roomy"); w.style.setProperty("--u1630-room", "max-content");
@@ -72,7 +72,9 @@
           w.classList.remove("u1630-roomy"); w.style.removeProperty("--u1630-room"); continue;
         }
         w.style.setProperty("--u1630-room", Math.min(room, Math.ceil(natural)) + "px");
-        if (natural > room) t.querySelectorAll("code").forEach(c => c.style.whiteSpace = "normal");
+        for (let a = w.parentElement; a && a.tagName !== "ARTICLE"; a = a.parentElement)   // outputs clip sideways
+          if (getComputedStyle(a).overflowX !== "visible") a.classList.add("u1630-wide-host");
+        w.classList.toggle("u1630-tight", natural > room);   // still too wide: the code wraps in the wider table
       }
     }
     fit();
