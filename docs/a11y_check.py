@@ -280,6 +280,8 @@ FOCUS_JS = """() => {
 
 async def tab_through(page):
     "Tab from the top until focus comes round; returns (expected, reached, no_ring, off_screen, strays)"
+    # no smooth scrolling (furo's): a control focused by Tab is scrolled into view at once, so where it lands is measured
+    await page.add_style_tag(content="*, html { scroll-behavior: auto !important; }")
     expected = dict(await page.evaluate(MARK_JS))
     reached, no_ring, off, strays = [], [], [], []
     await page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
@@ -304,7 +306,9 @@ async def tab_through(page):
         first = first or key
         if key not in reached: reached.append(key)
         if not f[1]: no_ring.append(f[4])
-        if not f[2]: off.append(f[4])
+        if not f[2]:   # a control that slides in when focused (furo's "Skip to content"): once its transition ends
+            await page.wait_for_timeout(400)
+            if not (await page.evaluate(FOCUS_JS) or [0, 0, False])[2]: off.append(f[4])
     return expected, reached, no_ring, off, strays
 
 
