@@ -44,6 +44,7 @@ def copy_sources():
         (WORK / "nbs" / p.name).write_text(json.dumps(nb, indent=1))
     for p in (ROOT / "nbs").glob("*.json"):   # data a notebook reads beside itself (33_clients.json: the clients' run)
         shutil.copy2(p, WORK / "nbs" / p.name)
+    (WORK / "docs").mkdir(); shutil.copy2(DOCS / "nav.py", WORK / "docs" / "nav.py")   # the front page's map reads it
     if (ROOT / "tests").is_dir():   # notebooks may reach fixtures by relative path (../tests/...)
         shutil.copytree(ROOT / "tests", WORK / "tests", ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
     return [WORK / "nbs" / p.name for p in nbs]
@@ -183,6 +184,7 @@ def fixup(proc, parts):
                     if fm.get("description"):
                         md += f'\n<p class="u1630-subtitle">{_inline_code(fm["description"])}</p>\n'
                     cells.append({"cell_type": "markdown", "id": "u1630-title", "metadata": {}, "source": md})
+                    cells.append(_files_line(p.stem))
                     cells.append(_live_banner(p.stem, runnable=False))
                 continue
             if c["cell_type"] == "code":
@@ -247,9 +249,33 @@ def _live_banner(stem, runnable):
                      ' (JupyterLab in your browser, with the ipywidgets explorers)')
     text = ("Code cells marked <b>Run</b> can be edited and run in your browser: Python (Pyodide) loads from this "
             "site on first use, and the cells above the one you run run first, once." if runnable else "")
-    src = (f'<div class="u1630-banner">{" ".join(links)}'
+    src = (f'<div class="u1630-banner">{" ".join(links)}\n'   # a line break: search excerpts keep the sentences apart
            + (f'<p class="u1630-live-status" data-state="idle">{text}</p>' if text else "") + "</div>")
     return {"cell_type": "markdown", "id": "u1630-banner", "metadata": {}, "source": src if (links or text) else ""}
+
+
+NOTEBOOKS, SOURCES = "_notebooks", "_src"   # in the site: each page's executed notebook, and the repository's copy
+
+
+def _files_line(stem):
+    "Under the title: the page's notebook to download (as executed for the page, outputs included), and its source"
+    return {"cell_type": "markdown", "id": "u1630-files", "metadata": {}, "source":
+            f'<p class="u1630-files"><a class="u1630-download" href="{NOTEBOOKS}/{stem}.ipynb" download="{stem}.ipynb">'
+            f'Download the notebook</a> (.ipynb, with the outputs shown here) \u00b7 source: <a class="u1630-nbsource" '
+            f'href="{SOURCES}/nbs/{stem}.ipynb"><code>nbs/{stem}.ipynb</code></a> (as in the repository)</p>\n'}
+
+
+def ship_notebooks(out):
+    """Into the site: every page's notebook as the build executed it (outputs kept; the build's own cell metadata
+    and the show_doc import it added left in, so the notebook runs as is), and the repository's nbs/ unchanged"""
+    (out / NOTEBOOKS).mkdir(exist_ok=True); (out / SOURCES / "nbs").mkdir(parents=True, exist_ok=True)
+    for p in sorted((ROOT / "nbs").glob("*.ipynb")):
+        if p.name.startswith(("_", ".")): continue
+        shutil.copy2(p, out / SOURCES / "nbs" / p.name)
+        ran = WORK / "nbs" / p.name
+        nb = json.loads((ran if ran.exists() else p).read_text())
+        for c in nb["cells"]: c.get("metadata", {}).pop("u1630_directives", None)
+        (out / NOTEBOOKS / p.name).write_text(json.dumps(nb, indent=1, ensure_ascii=False))
 
 
 def lite_name(stem):
@@ -347,6 +373,7 @@ def main(argv):
     local_rfc_links(proc); rfc_pages(proc)
     t = time.time(); sphinx(proc, out); log(f"rendered in {time.time() - t:.0f}s")
     anchors, backlinks = cite_passages(out); log(f"passages: {anchors} quotes anchored, {backlinks} back-links on the RFC pages")
+    ship_notebooks(out)
     t = time.time(); m = live.assets(out / "_static"); log(f"live runtime: Pyodide {m['pyodide']}, uri1630 wheel, fastcore in {time.time() - t:.0f}s")
     if LITE["built"]:
         t = time.time()

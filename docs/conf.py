@@ -1,4 +1,5 @@
 # Sphinx configuration for the uri1630 read-along site (docs/build.py runs Sphinx with -c docs/).
+import json, re
 from pathlib import Path
 from docutils import nodes
 
@@ -12,9 +13,10 @@ root_doc = "index"
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "_proc"]
 html_theme = "furo"
 html_static_path = [str(DOCS / "_static")]
-html_css_files = ["uri1630.css", "rfcpages.css"]   # rfcpages.css: the RFCs' own pages, quote permalinks
+html_css_files = ["uri1630.css", "rfcpages.css", "look.css"]   # rfcpages.css: the RFCs' own pages, quote permalinks; look.css: contrast, focus, drawers, wide tables, print (#27)
 html_favicon = str(DOCS / "_static" / "favicon.svg")   # no 404 for /favicon.ico: every page names its icon
-html_js_files = [("live.js", {"defer": "defer"})]   # docs/live.py: Python in the reader's browser
+html_js_files = [("live.js", {"defer": "defer"}),   # docs/live.py: Python in the reader's browser
+                 ("look.js", {"defer": "defer"})]   # keyboard drawers, wide tables, prose search excerpts (#27)
 html_show_sourcelink = False
 html_copy_source = False
 myst_enable_extensions = ["colon_fence"]
@@ -36,5 +38,35 @@ def _mark_quotes(app, doctree, docname):
         if "— RFC" in bq.astext(): bq["classes"].append("rfc-quote")
 
 
+def _search_prose(app, doctree, docname):
+    "The search index holds the pages' prose and outputs, not their code cells, banner or prelude (Sphinx: `no-search`)"
+    for n in doctree.findall(nodes.Element):
+        if "cell_input" in n.get("classes", ()) or (
+                isinstance(n, nodes.raw) and re.search(r"u1630-(banner|files)|<script", n.astext())):
+            n["classes"].append("no-search")
+
+
+def _search_scorer():
+    """Equal scores are listed in the edition's reading order (docs/nav.py, the sidebar's), not alphabetically:
+    a Sphinx `Scorer` (its default weights) whose `score` adds less than 1 by the page's place in that order"""
+    import sys
+    sys.path.insert(0, str(DOCS))
+    import nav
+    from build import page_name
+    order = [page_name(n) for n in nav.order(DOCS.parent / "nbs")]
+    js = ("var Scorer = {\n  order: %s,\n"
+          "  score: r => { const i = Scorer.order.indexOf(r[0]); return r[4] + (i < 0 ? 0 : (Scorer.order.length - i) / (Scorer.order.length + 1)); },\n"
+          "  objNameMatch: 11, objPartialMatch: 6, objPrio: {0: 15, 1: 5, 2: -5}, objPrioDefault: 0,\n"
+          "  title: 15, partialTitle: 7, term: 5, partialTerm: 2,\n};\n") % json.dumps(order)
+    out = DOCS / "_build" / "search_scorer.js"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(js)
+    return str(out)
+
+
+html_search_scorer = _search_scorer()
+
+
 def setup(app):
     app.connect("doctree-resolved", _mark_quotes)
+    app.connect("doctree-resolved", _search_prose)
