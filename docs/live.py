@@ -57,7 +57,7 @@ def fetch_pyodide() -> Path:
 
 
 HELPER = r'''
-import ast, contextlib, io, json, sys, traceback
+import ast, contextlib, io, json, linecache, sys, traceback
 import uri1630, uri1630.render as _R
 _U1630_NS = {"__name__": "__main__"}
 _U1630_SHOWN = []
@@ -84,11 +84,19 @@ def _u1630_explore(kind, args):
     "An explorer's HTML: the renderer the ipywidgets explorer wraps, with the form's values"
     f = {"encoding": _R.level_html, "resolution": _R.resolution_html, "parse": _R.parse_html}[kind]
     return f(*json.loads(args))
+def _u1630_traceback(e):
+    "The error as a notebook shows it: the cell's frames and what they called, not the runner's own (ast, exec)"
+    if isinstance(e, SyntaxError) and e.filename == "<cell>":
+        return "".join(traceback.format_exception_only(type(e), e))
+    mine = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == "<cell>"]
+    head = ["Traceback (most recent call last):\n"] + traceback.format_list(mine) if mine else []
+    return "".join(head + traceback.format_exception_only(type(e), e))
 def _u1630_run(src):
     "Run a cell's source in the page's namespace, as a notebook would: stdout, the last expression's value, the error"
     buf, res = io.StringIO(), {}
     _U1630_SHOWN.clear()
     try:
+        linecache.cache["<cell>"] = (len(src), None, src.splitlines(True), "<cell>")   # tracebacks quote its lines
         tree = ast.parse(src, "<cell>")
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
@@ -97,8 +105,7 @@ def _u1630_run(src):
                 r = eval(compile(ast.Expression(last.value), "<cell>", "eval"), _U1630_NS)
                 if r is not None: res.update(_u1630_shown(r))
     except BaseException as e:
-        tb = e.__traceback__.tb_next if e.__traceback__ else None
-        res["error"] = "".join(traceback.format_exception(type(e), e, tb))
+        res["error"] = _u1630_traceback(e)
     res["stdout"] = buf.getvalue()
     res["shown"] = [_u1630_shown(r) for r in _U1630_SHOWN]; _U1630_SHOWN.clear()
     return json.dumps(res)
@@ -301,21 +308,73 @@ def lite(out: Path, stage: Path, contents: list) -> float:
     return sum(p.stat().st_size for p in dest.rglob("*") if p.is_file()) / 1e6
 
 
+LITE_SETUP = r"""# In the browser (JupyterLite): uri1630 (the wheel built with this site), ipywidgets and fastcore, from the
+# site's own package index; nbdev's show_doc as a signature and docstring (nbdev does not run in a browser);
+# a cell marked %%browser_skip needs what a page cannot do (sockets, processes, the repository's files):
+# in the browser it says so in one line instead of running, anywhere else it runs.
+%pip install -q uri1630 ipywidgets fastcore
+import inspect as _inspect, sys as _sys, types as _types
+from IPython.core.magic import register_cell_magic as _cell_magic
+from IPython.display import Markdown as _Markdown
+
+
+def _show_doc(sym, *args, **kwargs):
+    "nbdev's show_doc, reduced to the signature and the docstring"
+    try:
+        sig = str(_inspect.signature(sym))
+    except (TypeError, ValueError):
+        sig = ""
+    name = getattr(sym, "__qualname__", getattr(sym, "__name__", repr(sym)))
+    return _Markdown(f"`{name}{sig}`\n\n{_inspect.getdoc(sym) or ''}")
+
+
+_sys.modules.setdefault("nbdev", _types.ModuleType("nbdev"))
+_sys.modules["nbdev.showdoc"] = _types.ModuleType("nbdev.showdoc")
+_sys.modules["nbdev.showdoc"].show_doc = _show_doc
+
+
+@_cell_magic
+def browser_skip(line, cell):
+    "Skip this cell in a browser, with a note saying why (`line`); run it anywhere else"
+    if _sys.platform == "emscripten":
+        print(f"skipped in the browser: {line}")
+    else:
+        get_ipython().run_cell(cell)"""
+LITE_SKIP = {   # live.static_reason's kinds (and the build's skip flags): what the cell needs that a browser lacks
+    "network": "needs sockets (servers, the network)", "subprocess": "starts a process",
+    "dask": "needs dask (not in the browser)", "timing": "timings and plots (measured by the build)",
+    "files": "reads the repository's files", "": "needs what a browser lacks", "skip": "not run by the notebook's tests",
+}
+
+
+def lite_skip(src: str, tags=()):
+    "Why a notebook cell is skipped in JupyterLite (a LITE_SKIP key), or None: it runs there"
+    if _directives_of(src) & {"#|eval:false", "#|notest", "#|slow"}: return "skip"
+    why = static_reason(src, tags)
+    return None if why in (None, "widgets") else why
+
+
+def _directives_of(src):
+    return {l.replace(" ", "") for l in src.splitlines() if l.lstrip().startswith("#|")}
+
+
 def lite_notebook(nb: dict) -> dict:
-    "A notebook for JupyterLite: nbdev's own lines out, the Pyodide kernel, a first cell installing uri1630 from the site"
+    """A notebook for JupyterLite: nbdev's export lines out, the Pyodide kernel, a first cell installing uri1630 from
+    the site (and nbdev's show_doc, reduced); a cell that cannot run in a browser is marked `%%browser_skip why`"""
     nb = json.loads(json.dumps(nb))
     cells = []
     for c in nb["cells"]:
         src = "".join(c["source"])
         if c["cell_type"] == "code":
             if "nbdev_export()" in src: continue
-            src = "\n".join(l for l in src.splitlines() if not re.search(r"\bnbdev\b", l))
+            src = "\n".join(l for l in src.splitlines() if not re.search(r"^\s*import nbdev\b|\bnbdev_export\(", l))
             if not src.strip() or all(l.lstrip().startswith("#|") for l in src.splitlines() if l.strip()): continue
+            why = lite_skip(src, c.get("metadata", {}).get("tags", []))
+            if why is not None: src = f"%%browser_skip {LITE_SKIP[why]}\n{src}"
             c["source"], c["outputs"], c["execution_count"] = src, [], None
         cells.append(c)
-    setup = {"cell_type": "code", "id": "u1630-lite-setup", "metadata": {}, "outputs": [], "execution_count": None,
-             "source": "# uri1630 (the wheel built with this site), ipywidgets and fastcore, from the site's own package index\n"
-                       "%pip install -q uri1630 ipywidgets fastcore"}
+    setup = {"cell_type": "code", "id": "u1630-lite-setup", "metadata": {"jupyter": {"source_hidden": True}},
+             "outputs": [], "execution_count": None, "source": LITE_SETUP}
     nb["cells"] = [setup] + cells
     nb["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
     nb["metadata"].pop("widgets", None)
