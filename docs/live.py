@@ -222,11 +222,21 @@ STATIC_RULES = [   # (reason, pattern on the cell's source); the first that matc
 ]
 
 
+def _code_only(src: str) -> str:
+    "The cell's source without its comments (a comment naming 127.0.0.1 does not make a cell need the network)"
+    import io, tokenize
+    try:
+        toks = [t for t in tokenize.generate_tokens(io.StringIO(src).readline) if t.type != tokenize.COMMENT]
+        return tokenize.untokenize(toks)
+    except (tokenize.TokenError, IndentationError, SyntaxError): return src
+
+
 def static_reason(src: str, tags=()):
     "Why a code cell stays static in the page (None: it can run there). A cell tag `static` forces it."
     if "static" in tags: return ""
+    code = _code_only(src)
     for why, pat in STATIC_RULES:
-        if re.search(pat, src, re.M): return why
+        if re.search(pat, code, re.M): return why
     return None
 
 
@@ -344,25 +354,73 @@ LITE_SKIP = {   # live.static_reason's kinds (and the build's skip flags): what 
     "network": "needs sockets (servers, the network)", "subprocess": "starts a process",
     "dask": "needs dask (not in the browser)", "timing": "timings and plots (measured by the build)",
     "files": "reads the repository's files", "": "needs what a browser lacks", "skip": "not run by the notebook's tests",
+    "above": "uses what a cell skipped above defines",
 }
+
+
+LITE_RULES = [   # (kind, pattern on the cell's code, comments left out): what a browser's Python cannot do; the
+    # notebook check (docs/browser_check.py) runs every other cell in JupyterLite, so a rule that misses fails there
+    ("network", r"\b(?:Misbehaving|Recorder|BlackHoles|StubResolver)\(|\bS\.\w+\(|\bsocket\.(?:socket|create_\w+)\(|"
+                r"\bretrieve\w*\(|urlopen|http\.server|ftplib|smtplib|nntplib|\b_(?:Conn|Socket|Wire|open|connect)\("),
+    ("subprocess", r"\bsubprocess\b|sys\.executable|Popen|\bmain\(\[|^\s*!|^\s*%(?!%browser_skip)"),
+    ("dask", r"\bdask\b|\bdistributed\b|\bClient\("),
+    ("timing", r"timeit|perf_counter|matplotlib|plt\.|\bbench\b|\bbench\."),
+    ("files", r"['\"/]\.\./(?:tests|docs|shared|nbs)\b|\"\.\./(?:tests|docs|shared)|Path\.cwd\(\)|\bROOT\b"),
+]
 
 
 def lite_skip(src: str, tags=()):
     "Why a notebook cell is skipped in JupyterLite (a LITE_SKIP key), or None: it runs there"
     if _directives_of(src) & {"#|eval:false", "#|notest", "#|slow"}: return "skip"
-    why = static_reason(src, tags)
-    return None if why in (None, "widgets") else why
+    if "static" in tags: return ""
+    code = _run_now(src)
+    return next((why for why, pat in LITE_RULES if re.search(pat, code, re.M)), None)
+
+
+def _run_now(src: str) -> str:
+    "The code a cell runs when it runs: its functions' bodies (run only when called) and its comments left out"
+    import ast
+    try: tree = ast.parse(src)
+    except SyntaxError: return _code_only(src)
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)): n.body = [ast.Pass()]
+    return ast.unparse(tree)
 
 
 def _directives_of(src):
     return {l.replace(" ", "") for l in src.splitlines() if l.lstrip().startswith("#|")}
 
 
+def _names(src):
+    """(the names a cell binds at its top level, the names it reads that it does not bind itself), from its code
+    (IPython's % and ! lines left out); None if it does not parse"""
+    import ast
+    try: tree = ast.parse("\n".join(l for l in src.splitlines() if not l.lstrip().startswith(("%", "!"))))
+    except SyntaxError: return None
+    top, bound, uses = set(), set(), set()
+    def bind(n, into):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)): into.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): into.add(n.name)
+        elif isinstance(n, ast.alias): into.add((n.asname or n.name).split(".")[0])
+        elif isinstance(n, ast.arg): into.add(n.arg)
+        elif isinstance(n, ast.ExceptHandler) and n.name: into.add(n.name)
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+              ast.GeneratorExp)
+    todo = list(tree.body)
+    while todo:   # the top level: not into functions, classes, lambdas or comprehensions
+        n = todo.pop(); bind(n, top)
+        if not isinstance(n, scopes): todo += list(ast.iter_child_nodes(n))
+    for n in ast.walk(tree):
+        bind(n, bound)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load): uses.add(n.id)
+    return top, uses - bound
+
+
 def lite_notebook(nb: dict) -> dict:
     """A notebook for JupyterLite: nbdev's export lines out, the Pyodide kernel, a first cell installing uri1630 from
     the site (and nbdev's show_doc, reduced); a cell that cannot run in a browser is marked `%%browser_skip why`"""
     nb = json.loads(json.dumps(nb))
-    cells = []
+    cells, skipped = [], set()   # the names only cells skipped in the browser define
     for c in nb["cells"]:
         src = "".join(c["source"])
         if c["cell_type"] == "code":
@@ -370,6 +428,11 @@ def lite_notebook(nb: dict) -> dict:
             src = "\n".join(l for l in src.splitlines() if not re.search(r"^\s*import nbdev\b|\bnbdev_export\(", l))
             if not src.strip() or all(l.lstrip().startswith("#|") for l in src.splitlines() if l.strip()): continue
             why = lite_skip(src, c.get("metadata", {}).get("tags", []))
+            names = _names(src)
+            if why is None and names and names[1] & skipped:   # it reads what a skipped cell above defines
+                why = "above"
+            if names and why is not None: skipped |= names[0]
+            elif names: skipped -= names[0]
             if why is not None: src = f"%%browser_skip {LITE_SKIP[why]}\n{src}"
             c["source"], c["outputs"], c["execution_count"] = src, [], None
         cells.append(c)
