@@ -356,6 +356,11 @@ def main(argv):
     failed = []
     try: nav.parts(ROOT / "nbs")   # before minutes of execution: every notebook has its place in the navigation
     except ValueError as e: sys.exit(f"[docs] FAILED: the navigation (docs/nav.py) and nbs/ disagree: {e}")
+    if "--lite-only" in argv:   # rebuild only out/lite (the "Open as a notebook" notebooks), for work on them
+        t = time.time()
+        mb = live.lite(out, WORK / "lite", [(lite_name(n), live.lite_notebook(json.loads((ROOT / "nbs" / f"{n}.ipynb").read_text())))
+                                             for n in nav.order(ROOT / "nbs")])
+        return log(f"JupyterLite ({mb:.0f} MB) in {time.time() - t:.0f}s")
     if "--reuse" in argv:   # re-render the notebooks executed by the last build (for work on the rendering)
         paths = sorted((WORK / "nbs").glob("*.ipynb"))
     else:

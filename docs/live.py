@@ -378,12 +378,15 @@ def lite_skip(src: str, tags=()):
 
 
 def _run_now(src: str) -> str:
-    "The code a cell runs when it runs: its functions' bodies (run only when called) and its comments left out"
+    """The code a cell runs when it runs, comments left out; in a cell that only defines (functions, classes, imports,
+    assignments), not its functions' bodies: they run when a later cell calls them"""
     import ast
     try: tree = ast.parse(src)
     except SyntaxError: return _code_only(src)
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)): n.body = [ast.Pass()]
+    defining = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign)
+    if all(isinstance(n, defining) for n in tree.body):
+        for n in ast.walk(tree):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)): n.body = [ast.Pass()]
     return ast.unparse(tree)
 
 

@@ -112,15 +112,17 @@
     r.setStart(t, start); r.setEnd(t, end);
     const sel = getSelection(); sel.removeAllRanges(); sel.addRange(r);
   }
+  function insert(pre, text) {   // `text` in place of the selection; the cell's line breaks stay "\n" characters
+    const all = pre.textContent, [start, end] = caret(pre);
+    const next = all.slice(0, start) + text + all.slice(end);
+    // a last "\n" of its own, as the cell had, so that a caret after a typed "\n" has a line to stand on
+    pre.textContent = next.endsWith("\n") && !(text.endsWith("\n") && end === all.length) ? next : next + "\n";
+    select(pre, start + text.length, start + text.length);
+  }
   function indent(pre, out) {
     const text = pre.textContent;
     const [start, end] = caret(pre);
-    if (!out && !text.slice(start, end).includes("\n")) {   // a caret (or a selection within a line): 4 spaces there
-      if (!document.execCommand("insertText", false, "    ")) {
-        pre.textContent = text.slice(0, start) + "    " + text.slice(end); select(pre, start + 4, start + 4);
-      }
-      return;
-    }
+    if (!out && !text.slice(start, end).includes("\n")) { insert(pre, "    "); return; }   // a caret, or within a line
     const first = text.lastIndexOf("\n", start - 1) + 1;
     const last = end > start && text[end - 1] === "\n" ? end - 1 : end;
     const lines = text.slice(first, last).split("\n");
@@ -199,6 +201,10 @@
         if (e.key === "Enter" && (e.shiftKey || e.ctrlKey || e.metaKey)) { e.preventDefault(); b.click(); }
         else if (e.key === "Tab" && !e.altKey && !e.ctrlKey && !e.metaKey) { e.preventDefault(); indent(pre, e.shiftKey); }
         else if (e.key === "Escape") { e.preventDefault(); b.focus(); }   // leave the cell: Tab moves on from Run
+        else if (e.key === "Enter" && !e.altKey) { e.preventDefault(); insert(pre, "\n"); }   // a "\n", not a <br>
+      });
+      pre.addEventListener("paste", e => {   // pasted code as plain text, its line breaks "\n"
+        e.preventDefault(); insert(pre, (e.clipboardData || window.clipboardData).getData("text/plain").replace(/\r\n?/g, "\n"));
       });
       const hint = document.createElement("span");
       hint.className = "u1630-keys";
