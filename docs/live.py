@@ -288,7 +288,10 @@ def lite(out: Path, stage: Path, contents: list) -> float:
     names = _lock_closure(lock)
     _download([f"{lock['packages'][n]['name']}=={lock['packages'][n]['version']}" for n in names], wheels)
     ver = {"comm": md.version("comm"), "ipywidgets": md.version("ipywidgets"), "jupyterlab_widgets": md.version("jupyterlab_widgets"),
-           "fastcore": md.version("fastcore")}
+           "fastcore": md.version("fastcore"),
+           # the property cells (09, 12, 22, 24, 31): hypothesis is pure Python and supports Pyodide; installed by the
+           # notebooks that import it
+           "hypothesis": md.version("hypothesis"), "sortedcontainers": md.version("sortedcontainers")}
     _download([f"{k}=={v}" for k, v in ver.items()], wheels)
     for n in names:   # the lock entries the kernel loads, pointing at the PyPI wheels shipped beside the runtime
         e = lock["packages"][n]; f = _find(wheels, e["name"], e["version"])
@@ -318,10 +321,10 @@ def lite(out: Path, stage: Path, contents: list) -> float:
     return sum(p.stat().st_size for p in dest.rglob("*") if p.is_file()) / 1e6
 
 
-LITE_SETUP = r"""# In the browser (JupyterLite): uri1630 (the wheel built with this site), ipywidgets and fastcore, from the
-# site's own package index; nbdev's show_doc as a signature and docstring (nbdev does not run in a browser);
-# a cell marked %%browser_skip needs what a page cannot do (sockets, processes, the repository's files):
-# in the browser it says so in one line instead of running, anywhere else it runs.
+LITE_SETUP = r"""# In the browser (JupyterLite): uri1630 (the wheel built with this site), ipywidgets, fastcore (and hypothesis
+# where the notebook uses it) from the site's own package index; nbdev's show_doc as a signature and docstring
+# (nbdev does not run in a browser); a cell marked %%browser_skip needs what a page cannot do (sockets, processes,
+# the repository's files): in the browser it says so in one line instead of running, anywhere else it runs.
 %pip install -q uri1630 ipywidgets fastcore
 import inspect as _inspect, sys as _sys, types as _types
 from IPython.core.magic import register_cell_magic as _cell_magic
@@ -439,8 +442,11 @@ def lite_notebook(nb: dict) -> dict:
             if why is not None: src = f"%%browser_skip {LITE_SKIP[why]}\n{src}"
             c["source"], c["outputs"], c["execution_count"] = src, [], None
         cells.append(c)
+    setup_src = LITE_SETUP
+    if any(re.search(r"^\s*(from|import)\s+hypothesis\b", c["source"], re.M) for c in cells if c["cell_type"] == "code"):
+        setup_src = setup_src.replace("%pip install -q uri1630 ipywidgets fastcore", "%pip install -q uri1630 ipywidgets fastcore hypothesis")
     setup = {"cell_type": "code", "id": "u1630-lite-setup", "metadata": {"jupyter": {"source_hidden": True}},
-             "outputs": [], "execution_count": None, "source": LITE_SETUP}
+             "outputs": [], "execution_count": None, "source": setup_src}
     nb["cells"] = [setup] + cells
     nb["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
     nb["metadata"].pop("widgets", None)
