@@ -288,10 +288,7 @@ def lite(out: Path, stage: Path, contents: list) -> float:
     names = _lock_closure(lock)
     _download([f"{lock['packages'][n]['name']}=={lock['packages'][n]['version']}" for n in names], wheels)
     ver = {"comm": md.version("comm"), "ipywidgets": md.version("ipywidgets"), "jupyterlab_widgets": md.version("jupyterlab_widgets"),
-           "fastcore": md.version("fastcore"),
-           # the property cells (09, 12, 22, 24, 31): hypothesis is pure Python and supports Pyodide; installed by the
-           # notebooks that import it
-           "hypothesis": md.version("hypothesis"), "sortedcontainers": md.version("sortedcontainers")}
+           "fastcore": md.version("fastcore")}
     _download([f"{k}=={v}" for k, v in ver.items()], wheels)
     for n in names:   # the lock entries the kernel loads, pointing at the PyPI wheels shipped beside the runtime
         e = lock["packages"][n]; f = _find(wheels, e["name"], e["version"])
@@ -321,8 +318,8 @@ def lite(out: Path, stage: Path, contents: list) -> float:
     return sum(p.stat().st_size for p in dest.rglob("*") if p.is_file()) / 1e6
 
 
-LITE_SETUP = r"""# In the browser (JupyterLite): uri1630 (the wheel built with this site), ipywidgets, fastcore (and hypothesis
-# where the notebook uses it) from the site's own package index; nbdev's show_doc as a signature and docstring
+LITE_SETUP = r"""# In the browser (JupyterLite): uri1630 (the wheel built with this site), ipywidgets and fastcore from the
+# site's own package index; nbdev's show_doc as a signature and docstring
 # (nbdev does not run in a browser); a cell marked %%browser_skip needs what a page cannot do (sockets, processes,
 # the repository's files): in the browser it says so in one line instead of running, anywhere else it runs.
 %pip install -q uri1630 ipywidgets fastcore
@@ -353,6 +350,35 @@ def browser_skip(line, cell):
         print(f"skipped in the browser: {line}")
     else:
         get_ipython().run_cell(cell)"""
+# hypothesis's wheels for Python 3.14 are compiled for Linux, not Pyodide: in the browser a property test says so
+LITE_HYPOTHESIS = r"""
+
+
+class _Strategies(_types.ModuleType):
+    "hypothesis.strategies, in the browser: any strategy builds (and is never drawn from)"
+
+    def __getattr__(self, name):
+        return lambda *a, **k: self
+
+
+def _given(*a, **k):
+    def skip(f):
+        def run(*args, **kwargs):
+            print(f"skipped in the browser: the property test {f.__name__} (hypothesis does not run in Pyodide)")
+        return run
+    return skip
+
+
+if _sys.platform == "emscripten" and "hypothesis" not in _sys.modules:
+    _h = _types.ModuleType("hypothesis")
+    _h.strategies = _sys.modules["hypothesis.strategies"] = _Strategies("hypothesis.strategies")
+    _h.given, _h.assume, _h.note, _h.event = _given, lambda c: True, print, lambda *a: None
+    _h.settings = type("settings", (), {"__init__": lambda s, *a, **k: None, "__call__": lambda s, f: f,
+                                        "register_profile": staticmethod(lambda *a, **k: None),
+                                        "load_profile": staticmethod(lambda *a: None)})
+    _h.example = lambda *a, **k: (lambda f: f)
+    _h.HealthCheck = _Strategies("HealthCheck")
+    _sys.modules["hypothesis"] = _h"""
 LITE_SKIP = {   # live.static_reason's kinds (and the build's skip flags): what the cell needs that a browser lacks
     "network": "needs sockets (servers, the network)", "subprocess": "starts a process",
     "dask": "needs dask (not in the browser)", "timing": "timings and plots (measured by the build)",
@@ -444,7 +470,7 @@ def lite_notebook(nb: dict) -> dict:
         cells.append(c)
     setup_src = LITE_SETUP
     if any(re.search(r"^\s*(from|import)\s+hypothesis\b", c["source"], re.M) for c in cells if c["cell_type"] == "code"):
-        setup_src = setup_src.replace("%pip install -q uri1630 ipywidgets fastcore", "%pip install -q uri1630 ipywidgets fastcore hypothesis")
+        setup_src += LITE_HYPOTHESIS
     setup = {"cell_type": "code", "id": "u1630-lite-setup", "metadata": {"jupyter": {"source_hidden": True}},
              "outputs": [], "execution_count": None, "source": setup_src}
     nb["cells"] = [setup] + cells
