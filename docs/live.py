@@ -398,11 +398,20 @@ LITE_RULES = [   # (kind, pattern on the cell's code, comments left out): what a
 ]
 
 
-def lite_skip(src: str, tags=()):
-    "Why a notebook cell is skipped in JupyterLite (a LITE_SKIP key), or None: it runs there"
+def _defines_only(src: str) -> bool:
+    "Does the cell only define (functions, classes, imports, assignments)?"
+    import ast
+    try: body = ast.parse(src).body
+    except SyntaxError: return False
+    return all(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom, ast.Assign,
+                              ast.AnnAssign)) for n in body)
+
+
+def lite_skip(src: str, tags=(), whole=False):
+    "Why a notebook cell is skipped in JupyterLite (a LITE_SKIP key), or None: it runs there (`whole`: its functions too)"
     if _directives_of(src) & {"#|eval:false", "#|notest", "#|slow"}: return "skip"
     if "static" in tags: return ""
-    code = _run_now(src)
+    code = _code_only(src) if whole else _run_now(src)
     return next((why for why, pat in LITE_RULES if re.search(pat, code, re.M)), None)
 
 
@@ -452,7 +461,7 @@ def lite_notebook(nb: dict) -> dict:
     """A notebook for JupyterLite: nbdev's export lines out, the Pyodide kernel, a first cell installing uri1630 from
     the site (and nbdev's show_doc, reduced); a cell that cannot run in a browser is marked `%%browser_skip why`"""
     nb = json.loads(json.dumps(nb))
-    cells, skipped = [], set()   # the names only cells skipped in the browser define
+    cells, skipped, tainted = [], set(), {}   # the names only cells skipped in the browser define; functions that need them
     for c in nb["cells"]:
         src = "".join(c["source"])
         if c["cell_type"] == "code":
@@ -461,7 +470,16 @@ def lite_notebook(nb: dict) -> dict:
             if not src.strip() or all(l.lstrip().startswith("#|") for l in src.splitlines() if l.strip()): continue
             why = lite_skip(src, c.get("metadata", {}).get("tags", []))
             names = _names(src)
-            if why is None and names and names[1] & skipped:   # it reads what a skipped cell above defines
+            if why is None and names and _defines_only(src):
+                # it runs (it only defines); a function whose body needs what a browser lacks, or calls one that
+                # does, taints its name: a cell that calls it is skipped
+                if names[1] & (skipped | set(tainted)) or lite_skip(src, (), whole=True):
+                    import ast   # the functions and classes it defines (not a table that names them)
+                    for n in ast.parse(src).body:
+                        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): tainted[n.name] = "above"
+                else:
+                    for n in names[0]: tainted.pop(n, None)
+            elif why is None and names and names[1] & (skipped | set(tainted)):   # reads what a skipped cell defines
                 why = "above"
             if names and why is not None: skipped |= names[0]
             elif names: skipped -= names[0]
