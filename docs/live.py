@@ -447,14 +447,17 @@ def _names(src):
         elif isinstance(n, ast.ExceptHandler) and n.name: into.add(n.name)
     scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
               ast.GeneratorExp)
-    todo = list(tree.body)
+    todo, inner, top_uses = list(tree.body), set(), set()
     while todo:   # the top level: not into functions, classes, lambdas or comprehensions
         n = todo.pop(); bind(n, top)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load): top_uses.add(n.id)
         if not isinstance(n, scopes): todo += list(ast.iter_child_nodes(n))
     for n in ast.walk(tree):
         bind(n, bound)
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load): uses.add(n.id)
-    return top, uses - bound
+    # what the top level reads that an earlier statement of the cell did not bind, and what the functions read that
+    # the cell binds nowhere (their parameters and locals are theirs)
+    return top, (top_uses - top) | (uses - bound)
 
 
 def lite_notebook(nb: dict) -> dict:
