@@ -171,6 +171,7 @@ def fixup(proc, parts):
             for o in c.get("outputs", []):
                 t = o.get("data", {}).get("text/markdown", "")
                 ids.update(re.findall(r'class="u1630-symbol" id="([^"]+)"', "".join(t)))
+    rfc_pages = {n for _, names in parts[:2] for n in names}   # RFC 1630's part and RFC 1738's
     for p in proc.glob("*.ipynb"):
         nb = json.loads(p.read_text())
         nb["metadata"].pop("widgets", None)   # widget views became live explorers: no widget JavaScript on the site
@@ -216,6 +217,7 @@ def fixup(proc, parts):
                 src = _nblinks(_TARGET.sub("", src.replace(doc_host, "")))
             c["source"] = src
             cells.append(c)
+        if p.stem in rfc_pages: cells = _rfc_text_first(cells)
         if lead:   # after the title and the banner: the explorer, then the code that builds it
             at = next((i + 1 for i, c in enumerate(cells) if c.get("id") == "u1630-banner"), 0)
             cells[at:at] = lead
@@ -233,6 +235,30 @@ def fixup(proc, parts):
         nb["cells"] = cells
         p.unlink()
         (proc / (page_name(p.stem) + ".ipynb")).write_text(json.dumps(nb, indent=1))
+
+
+def _imports_only(src):
+    "Is the cell's code imports only (an `if TYPE_CHECKING:` block of imports included)?"
+    import ast
+    try: body = ast.parse(src).body
+    except SyntaxError: return False
+    def imp(n): return isinstance(n, (ast.Import, ast.ImportFrom)) or (
+        isinstance(n, ast.If) and all(imp(m) for m in n.body + n.orelse))
+    return bool(body) and all(imp(n) for n in body)
+
+
+def _rfc_text_first(cells):
+    """An RFC page opens with the RFC's text: code cells of imports only that come before its first quotation move
+    down to just before the first code cell after it (the page's cells run in order, so nothing uses them earlier)"""
+    quote = next((i for i, c in enumerate(cells) if c["cell_type"] == "markdown" and re.search(r"^>", c["source"], re.M)), None)
+    if quote is None: return cells
+    code = [c for c in cells[:quote] if c["cell_type"] == "code"]
+    moved = [c for c in code if _imports_only(c["source"])]
+    if not moved or len(moved) < len(code): return cells   # other code before the quote may need them: left as is
+    rest = [c for c in cells if not any(c is m for m in moved)]
+    quote = next(i for i, c in enumerate(rest) if c["cell_type"] == "markdown" and re.search(r"^>", c["source"], re.M))
+    at = next((i for i in range(quote + 1, len(rest)) if rest[i]["cell_type"] == "code"), quote + 1)
+    return rest[:at] + moved + rest[at:]
 
 
 def _inline_code(text):
@@ -358,6 +384,11 @@ def main(argv):
     failed = []
     try: nav.parts(ROOT / "nbs")   # before minutes of execution: every notebook has its place in the navigation
     except ValueError as e: sys.exit(f"[docs] FAILED: the navigation (docs/nav.py) and nbs/ disagree: {e}")
+    if "--lite-only" in argv:   # rebuild only out/lite (the "Open as a notebook" notebooks), for work on them
+        t = time.time()
+        mb = live.lite(out, WORK / "lite", [(lite_name(n), live.lite_notebook(json.loads((ROOT / "nbs" / f"{n}.ipynb").read_text())))
+                                             for n in nav.order(ROOT / "nbs")])
+        return log(f"JupyterLite ({mb:.0f} MB) in {time.time() - t:.0f}s")
     if "--reuse" in argv:   # re-render the notebooks executed by the last build (for work on the rendering)
         paths = sorted((WORK / "nbs").glob("*.ipynb"))
     else:

@@ -57,7 +57,7 @@ def fetch_pyodide() -> Path:
 
 
 HELPER = r'''
-import ast, contextlib, io, json, sys, traceback
+import ast, contextlib, io, json, linecache, sys, traceback
 import uri1630, uri1630.render as _R
 _U1630_NS = {"__name__": "__main__"}
 _U1630_SHOWN = []
@@ -84,11 +84,19 @@ def _u1630_explore(kind, args):
     "An explorer's HTML: the renderer the ipywidgets explorer wraps, with the form's values"
     f = {"encoding": _R.level_html, "resolution": _R.resolution_html, "parse": _R.parse_html}[kind]
     return f(*json.loads(args))
+def _u1630_traceback(e):
+    "The error as a notebook shows it: the cell's frames and what they called, not the runner's own (ast, exec)"
+    if isinstance(e, SyntaxError) and e.filename == "<cell>":
+        return "".join(traceback.format_exception_only(type(e), e))
+    mine = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == "<cell>"]
+    head = ["Traceback (most recent call last):\n"] + traceback.format_list(mine) if mine else []
+    return "".join(head + traceback.format_exception_only(type(e), e))
 def _u1630_run(src):
     "Run a cell's source in the page's namespace, as a notebook would: stdout, the last expression's value, the error"
     buf, res = io.StringIO(), {}
     _U1630_SHOWN.clear()
     try:
+        linecache.cache["<cell>"] = (len(src), None, src.splitlines(True), "<cell>")   # tracebacks quote its lines
         tree = ast.parse(src, "<cell>")
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
@@ -97,8 +105,7 @@ def _u1630_run(src):
                 r = eval(compile(ast.Expression(last.value), "<cell>", "eval"), _U1630_NS)
                 if r is not None: res.update(_u1630_shown(r))
     except BaseException as e:
-        tb = e.__traceback__.tb_next if e.__traceback__ else None
-        res["error"] = "".join(traceback.format_exception(type(e), e, tb))
+        res["error"] = _u1630_traceback(e)
     res["stdout"] = buf.getvalue()
     res["shown"] = [_u1630_shown(r) for r in _U1630_SHOWN]; _U1630_SHOWN.clear()
     return json.dumps(res)
@@ -215,11 +222,21 @@ STATIC_RULES = [   # (reason, pattern on the cell's source); the first that matc
 ]
 
 
+def _code_only(src: str) -> str:
+    "The cell's source without its comments (a comment naming 127.0.0.1 does not make a cell need the network)"
+    import io, tokenize
+    try:
+        toks = [t for t in tokenize.generate_tokens(io.StringIO(src).readline) if t.type != tokenize.COMMENT]
+        return tokenize.untokenize(toks)
+    except (tokenize.TokenError, IndentationError, SyntaxError): return src
+
+
 def static_reason(src: str, tags=()):
     "Why a code cell stays static in the page (None: it can run there). A cell tag `static` forces it."
     if "static" in tags: return ""
+    code = _code_only(src)
     for why, pat in STATIC_RULES:
-        if re.search(pat, src, re.M): return why
+        if re.search(pat, code, re.M): return why
     return None
 
 
@@ -301,21 +318,182 @@ def lite(out: Path, stage: Path, contents: list) -> float:
     return sum(p.stat().st_size for p in dest.rglob("*") if p.is_file()) / 1e6
 
 
+LITE_SETUP = r"""# In the browser (JupyterLite): uri1630 (the wheel built with this site), ipywidgets and fastcore from the
+# site's own package index; nbdev's show_doc as a signature and docstring
+# (nbdev does not run in a browser); a cell marked %%browser_skip needs what a page cannot do (sockets, processes,
+# the repository's files): in the browser it says so in one line instead of running, anywhere else it runs.
+%pip install -q uri1630 ipywidgets fastcore
+import inspect as _inspect, sys as _sys, types as _types
+from IPython.core.magic import register_cell_magic as _cell_magic
+from IPython.display import Markdown as _Markdown
+
+
+def _show_doc(sym, *args, **kwargs):
+    "nbdev's show_doc, reduced to the signature and the docstring"
+    try:
+        sig = str(_inspect.signature(sym))
+    except (TypeError, ValueError):
+        sig = ""
+    name = getattr(sym, "__qualname__", getattr(sym, "__name__", repr(sym)))
+    return _Markdown(f"`{name}{sig}`\n\n{_inspect.getdoc(sym) or ''}")
+
+
+_sys.modules.setdefault("nbdev", _types.ModuleType("nbdev"))
+_sys.modules["nbdev.showdoc"] = _types.ModuleType("nbdev.showdoc")
+_sys.modules["nbdev.showdoc"].show_doc = _show_doc
+
+
+@_cell_magic
+def browser_skip(line, cell):
+    "Skip this cell in a browser, with a note saying why (`line`); run it anywhere else"
+    if _sys.platform == "emscripten":
+        print(f"skipped in the browser: {line}")
+    else:
+        get_ipython().run_cell(cell)"""
+# hypothesis's wheels for Python 3.14 are compiled for Linux, not Pyodide: in the browser a property test says so
+LITE_HYPOTHESIS = r"""
+
+
+class _Strategies(_types.ModuleType):
+    "hypothesis.strategies, in the browser: any strategy builds (and is never drawn from)"
+
+    def __getattr__(self, name):
+        return lambda *a, **k: self
+
+
+def _given(*a, **k):
+    def skip(f):
+        def run(*args, **kwargs):
+            print(f"skipped in the browser: the property test {f.__name__} (hypothesis does not run in Pyodide)")
+        return run
+    return skip
+
+
+if _sys.platform == "emscripten" and "hypothesis" not in _sys.modules:
+    _h = _types.ModuleType("hypothesis")
+    _h.strategies = _sys.modules["hypothesis.strategies"] = _Strategies("hypothesis.strategies")
+    _h.given, _h.assume, _h.note, _h.event = _given, lambda c: True, print, lambda *a: None
+    _h.settings = type("settings", (), {"__init__": lambda s, *a, **k: None, "__call__": lambda s, f: f,
+                                        "register_profile": staticmethod(lambda *a, **k: None),
+                                        "load_profile": staticmethod(lambda *a: None)})
+    _h.example = lambda *a, **k: (lambda f: f)
+    _h.HealthCheck = _Strategies("HealthCheck")
+    _sys.modules["hypothesis"] = _h"""
+LITE_SKIP = {   # live.static_reason's kinds (and the build's skip flags): what the cell needs that a browser lacks
+    "network": "needs sockets (servers, the network)", "subprocess": "starts a process",
+    "dask": "needs dask (not in the browser)", "timing": "timings and plots (measured by the build)",
+    "files": "reads the repository's files", "": "needs what a browser lacks", "skip": "not run by the notebook's tests",
+    "above": "uses what a cell skipped above defines",
+}
+
+
+LITE_RULES = [   # (kind, pattern on the cell's code, comments left out): what a browser's Python cannot do; the
+    # notebook check (docs/browser_check.py) runs every other cell in JupyterLite, so a rule that misses fails there
+    ("network", r"\b(?:Misbehaving|Recorder|BlackHoles|StubResolver)\(|\bS\.\w+\(|\bsocket\.(?:socket|create_\w+)\(|"
+                r"\bretrieve\w*\(|urlopen|http\.server|ftplib|smtplib|nntplib|\b_(?:Conn|Socket|Wire|open|connect)\("),
+    ("subprocess", r"\bsubprocess\b|sys\.executable|Popen|\bmain\(\[|^\s*!|^\s*%(?!%browser_skip)"),
+    ("dask", r"\bdask\b|\bdistributed\b|\bClient\("),
+    ("timing", r"timeit|perf_counter|matplotlib|plt\.|\bbench\b|\bbench\."),
+    ("files", r"['\"/]\.\./(?:tests|docs|shared|nbs)\b|\"\.\./(?:tests|docs|shared)|Path\.cwd\(\)|\bROOT\b"),
+]
+
+
+def _defines_only(src: str) -> bool:
+    "Does the cell only define (functions, classes, imports, assignments)?"
+    import ast
+    try: body = ast.parse(src).body
+    except SyntaxError: return False
+    return all(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom, ast.Assign,
+                              ast.AnnAssign)) for n in body)
+
+
+def lite_skip(src: str, tags=(), whole=False):
+    "Why a notebook cell is skipped in JupyterLite (a LITE_SKIP key), or None: it runs there (`whole`: its functions too)"
+    if _directives_of(src) & {"#|eval:false", "#|notest", "#|slow"}: return "skip"
+    if "static" in tags: return ""
+    code = _code_only(src) if whole else _run_now(src)
+    return next((why for why, pat in LITE_RULES if re.search(pat, code, re.M)), None)
+
+
+def _run_now(src: str) -> str:
+    """The code a cell runs when it runs, comments left out; in a cell that only defines (functions, classes, imports,
+    assignments), not its functions' bodies: they run when a later cell calls them"""
+    import ast
+    try: tree = ast.parse(src)
+    except SyntaxError: return _code_only(src)
+    defining = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign)
+    if all(isinstance(n, defining) for n in tree.body):
+        for n in ast.walk(tree):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)): n.body = [ast.Pass()]
+    return ast.unparse(tree)
+
+
+def _directives_of(src):
+    return {l.replace(" ", "") for l in src.splitlines() if l.lstrip().startswith("#|")}
+
+
+def _names(src):
+    """(the names a cell binds at its top level, the names it reads that it does not bind itself), from its code
+    (IPython's % and ! lines left out); None if it does not parse"""
+    import ast
+    try: tree = ast.parse("\n".join(l for l in src.splitlines() if not l.lstrip().startswith(("%", "!"))))
+    except SyntaxError: return None
+    top, bound, uses = set(), set(), set()
+    def bind(n, into):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)): into.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): into.add(n.name)
+        elif isinstance(n, ast.alias): into.add((n.asname or n.name).split(".")[0])
+        elif isinstance(n, ast.arg): into.add(n.arg)
+        elif isinstance(n, ast.ExceptHandler) and n.name: into.add(n.name)
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+              ast.GeneratorExp)
+    todo, inner, top_uses = list(tree.body), set(), set()
+    while todo:   # the top level: not into functions, classes, lambdas or comprehensions
+        n = todo.pop(); bind(n, top)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load): top_uses.add(n.id)
+        if not isinstance(n, scopes): todo += list(ast.iter_child_nodes(n))
+    for n in ast.walk(tree):
+        bind(n, bound)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load): uses.add(n.id)
+    # what the top level reads that an earlier statement of the cell did not bind, and what the functions read that
+    # the cell binds nowhere (their parameters and locals are theirs)
+    return top, (top_uses - top) | (uses - bound)
+
+
 def lite_notebook(nb: dict) -> dict:
-    "A notebook for JupyterLite: nbdev's own lines out, the Pyodide kernel, a first cell installing uri1630 from the site"
+    """A notebook for JupyterLite: nbdev's export lines out, the Pyodide kernel, a first cell installing uri1630 from
+    the site (and nbdev's show_doc, reduced); a cell that cannot run in a browser is marked `%%browser_skip why`"""
     nb = json.loads(json.dumps(nb))
-    cells = []
+    cells, skipped, tainted = [], set(), {}   # the names only cells skipped in the browser define; functions that need them
     for c in nb["cells"]:
         src = "".join(c["source"])
         if c["cell_type"] == "code":
             if "nbdev_export()" in src: continue
-            src = "\n".join(l for l in src.splitlines() if not re.search(r"\bnbdev\b", l))
+            src = "\n".join(l for l in src.splitlines() if not re.search(r"^\s*import nbdev\b|\bnbdev_export\(", l))
             if not src.strip() or all(l.lstrip().startswith("#|") for l in src.splitlines() if l.strip()): continue
+            why = lite_skip(src, c.get("metadata", {}).get("tags", []))
+            names = _names(src)
+            if why is None and names and _defines_only(src):
+                # it runs (it only defines); a function whose body needs what a browser lacks, or calls one that
+                # does, taints its name: a cell that calls it is skipped
+                if names[1] & (skipped | set(tainted)) or lite_skip(src, (), whole=True):
+                    import ast   # the functions and classes it defines (not a table that names them)
+                    for n in ast.parse(src).body:
+                        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): tainted[n.name] = "above"
+                else:
+                    for n in names[0]: tainted.pop(n, None)
+            elif why is None and names and names[1] & (skipped | set(tainted)):   # reads what a skipped cell defines
+                why = "above"
+            if names and why is not None: skipped |= names[0]
+            elif names: skipped -= names[0]
+            if why is not None: src = f"%%browser_skip {LITE_SKIP[why]}\n{src}"
             c["source"], c["outputs"], c["execution_count"] = src, [], None
         cells.append(c)
-    setup = {"cell_type": "code", "id": "u1630-lite-setup", "metadata": {}, "outputs": [], "execution_count": None,
-             "source": "# uri1630 (the wheel built with this site), ipywidgets and fastcore, from the site's own package index\n"
-                       "%pip install -q uri1630 ipywidgets fastcore"}
+    setup_src = LITE_SETUP
+    if any(re.search(r"^\s*(from|import)\s+hypothesis\b", c["source"], re.M) for c in cells if c["cell_type"] == "code"):
+        setup_src += LITE_HYPOTHESIS
+    setup = {"cell_type": "code", "id": "u1630-lite-setup", "metadata": {"jupyter": {"source_hidden": True}},
+             "outputs": [], "execution_count": None, "source": setup_src}
     nb["cells"] = [setup] + cells
     nb["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
     nb["metadata"].pop("widgets", None)

@@ -26,7 +26,7 @@ NAV = (
         "37_rfc1738_not_quoted",
     )),
     ("The apparatus", (                  # what the edition builds around the text
-        "00_errors",
+        "00_errors", "00b_testing",
         "06a_encoding_explorer", "07a_resolution_explorer", "09a_scheme_records", "24a_parse_explorer", "24b_render",
         "30_cli", "32a_transport", "32_retrieval", "25_security", "33_then_and_now", "34_performance", "35_scale", "36_architecture",
     )),

@@ -4,24 +4,20 @@
 - FTP: pyftpdlib (PyPI, the `e2eserve` extra) in a subprocess: anonymous login and one named user.
 - Gopher: pygopherd (Debian package `pygopherd`) in a subprocess, with its own config file; and
   gophernicus (Debian package `gophernicus`), an inetd service, behind a small listener that plays inetd.
-- `Recorder`: a TCP proxy that forwards to a real server and records what each client sends on the wire,
-  so that uri1630 and curl are observed the same way.
-- `Misbehaving`: a tiny socket server for failure cases only (closes early, stalls, garbles replies).
+- re-exported from `uri1630.testing` (nbs/00b_testing.ipynb): `Recorder`, a TCP proxy that forwards to a real server and
+  records what each client sends on the wire, so that uri1630 and curl are observed the same way; `Misbehaving`, a tiny
+  socket server for failure cases only (closes early, stalls, garbles replies); `StubResolver`, `BlackHoles`, `read_until`.
 
 Every server listens on 127.0.0.1 only, on a free port; `Server.stop()` ends it by its PID.
 """
-import atexit, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import atexit, os, shutil, signal, socket, subprocess, sys, tempfile, time
 from pathlib import Path
+# the small socket servers ship in the package (nbs/00b_testing.ipynb), so the notebooks need no file of tests/
+from uri1630.testing import (HOST, BlackHoles, Misbehaving, Recorder, StubResolver,  # noqa: F401
+                             free_port, read_until, reads_as_number)
 
-HOST = '127.0.0.1'
 PYGOPHERD = shutil.which('pygopherd') or '/usr/sbin/pygopherd'
 FTP_USER, FTP_PASSWORD = 'alice', 'wonderland'
-
-
-def free_port() -> int:
-    "A TCP port on 127.0.0.1 that nobody listens on right now"
-    with socket.socket() as s:
-        s.bind((HOST, 0)); return s.getsockname()[1]
 
 
 def have_pyftpdlib() -> bool:
@@ -286,152 +282,3 @@ def start_gophernicus(root=None) -> Server:
                               '-h', HOST, '-p', str(port), '-r', str(root), '-nv', '-nh', '-nf'], Path(root))
     srv._tmp = tmp
     return srv
-
-
-# ---- A recording proxy: what a client sends, byte for byte --------------------------------------------
-
-class Recorder:
-    "Proxy on 127.0.0.1 that forwards to `target` and records each connection's client-to-server bytes"
-    def __init__(self, target_port, target_host=HOST):
-        self.target = (target_host, target_port)
-        self.sessions = []              # one bytearray per accepted connection, in order
-        self._lock = threading.Lock()
-        self._sock = socket.create_server((HOST, 0)); self.port = self._sock.getsockname()[1]
-        self.host = HOST
-        self._stop = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self):
-        while not self._stop:
-            try: c, _ = self._sock.accept()
-            except OSError: return
-            rec = bytearray()
-            with self._lock: self.sessions.append(rec)
-            try: u = socket.create_connection(self.target, timeout=10)
-            except OSError: c.close(); continue
-            threading.Thread(target=self._pipe, args=(c, u, rec), daemon=True).start()
-            threading.Thread(target=self._pipe, args=(u, c, None), daemon=True).start()
-
-    @staticmethod
-    def _pipe(src, dst, rec):
-        try:
-            while True:
-                b = src.recv(65536)
-                if not b: break
-                if rec is not None: rec += b
-                dst.sendall(b)
-        except OSError: pass
-        finally:
-            for s in (dst,):
-                try: s.shutdown(socket.SHUT_WR)
-                except OSError: pass
-
-    def take(self, wait=0.3) -> list:
-        "The recorded sessions so far (as bytes), clearing the record"
-        time.sleep(wait)
-        with self._lock: out = [bytes(r) for r in self.sessions]; self.sessions.clear()
-        return out
-
-    def close(self):
-        self._stop = True
-        try: self._sock.close()
-        except OSError: pass
-    def __enter__(self): return self
-    def __exit__(self, *a): self.close()
-
-
-# ---- Misbehaving servers for failure cases -------------------------------------------------------------
-
-class Misbehaving:
-    "One-shot socket server on 127.0.0.1: `script(conn)` decides what to do with each connection"
-    def __init__(self, script):
-        self.script = script
-        self._sock = socket.create_server((HOST, 0)); self.port = self._sock.getsockname()[1]
-        self.host = HOST
-        self.received, self._stop = [], False
-        self._sock.settimeout(0.1)            # accept() wakes up to notice close()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self, lifetime=600.0):
-        "Serve until `close()`, and at most `lifetime` seconds: the loop is bounded, the server stops itself"
-        end = time.monotonic() + lifetime
-        while not self._stop and time.monotonic() < end:
-            try: c, _ = self._sock.accept()
-            except socket.timeout: continue
-            except OSError: return
-            c.settimeout(None)
-            threading.Thread(target=self._run, args=(c,), daemon=True).start()
-        self.close()
-
-    def _run(self, c):
-        try: self.script(c, self.received)
-        except OSError: pass
-        finally: c.close()
-
-    def close(self):
-        self._stop = True
-        try: self._sock.close()
-        except OSError: pass
-    def __enter__(self): return self
-    def __exit__(self, *a): self.close()
-
-
-def read_until(c, marker=b'\r\n', limit=65536) -> bytes:
-    "Read from socket `c` until `marker` (or close)"
-    buf = b''
-    while marker not in buf and len(buf) < limit:
-        b = c.recv(4096)
-        if not b: break
-        buf += b
-    return buf
-
-
-def reads_as_number(host) -> bool:
-    "Would the C library's resolver read `host` as an IPv4 number (inet_aton: octal, hexadecimal, fewer than four groups)?"
-    try: socket.inet_aton(host); return True
-    except (OSError, ValueError): return False
-
-
-class StubResolver:
-    """A stand-in for `socket.getaddrinfo` (install it with monkeypatch): names from `names`, loopback addresses only.
-
-    A number is answered only in plain dotted decimal; any other string the system resolver would read as a number is
-    recorded in `misread` and refused, so a test sees it and nothing connects to where it would have led. `names` maps a
-    name (any case) to a list of (address, port) or to a function of the port giving one; `delay` makes every lookup slow.
-    """
-    def __init__(self, names=None, delay=0.0):
-        self.names, self.delay, self.asked, self.misread = {k.lower(): v for k, v in (names or {}).items()}, delay, [], []
-
-    def __call__(self, host, port, family=0, type=0, proto=0, flags=0):
-        import ipaddress
-        self.asked.append(host)
-        if self.delay: time.sleep(self.delay)
-        if isinstance(host, bytes): host = host.decode('ascii')
-        if reads_as_number(host):
-            if str(ipaddress.IPv4Address(socket.inet_aton(host))) != host:      # the resolver would read it differently
-                self.misread.append(host); raise socket.gaierror(socket.EAI_NONAME, f"stub: {host!r} is no plain dotted decimal")
-            addrs = [(host, port)]
-        else: addrs = self.names.get(host.lower(), [])
-        if callable(addrs): addrs = addrs(port)
-        if not addrs: raise socket.gaierror(socket.EAI_NONAME, f"stub: no such name {host!r}")
-        for a, _ in addrs:
-            if not ipaddress.ip_address(a).is_loopback: raise AssertionError(f"stub: {a} is not a loopback address")   # never outside
-        return [(socket.AF_INET, socket.SOCK_STREAM, 6, '', (a, p)) for a, p in addrs]
-
-
-class BlackHoles:
-    "`n` listeners on 127.0.0.1 that never accept, their backlogs full: a connect to one gets no answer (`addrs`)"
-    def __init__(self, n):
-        self.socks, self.fill = [], []
-        for _ in range(n):
-            s = socket.socket(); s.bind((HOST, 0)); s.listen(0); self.socks.append(s)
-            for _ in range(8):       # fill the backlog: further SYNs are dropped
-                c = socket.socket(); c.setblocking(False)
-                try: c.connect(s.getsockname())
-                except BlockingIOError: pass
-                self.fill.append(c)
-        self.addrs = [s.getsockname() for s in self.socks]
-    def close(self):
-        for s in self.fill + self.socks: s.close()
-    def __enter__(self): return self
-    def __exit__(self, *a): self.close()

@@ -3,9 +3,10 @@
 # real headless browser with every request off 127.0.0.1 aborted and counted: the navigation (docs/nav.py) is
 # walked in order by clicking; every page loads without console or HTTP errors and without horizontal scroll at
 # 390 and 1280 px; each live explorer answers a URL typed into it; code cells typed into with real key presses
-# run; "Open as a notebook" is clicked on every page and opens that page's notebook in JupyterLite, where Run All
-# runs the explorer notebooks and the Introduction without an error; the figures (time to first live result,
-# update latency, JupyterLite kernel and explorer times) are printed.
+# run, and their keys (Tab, Shift+Tab, Escape, Shift/Ctrl/Cmd+Enter) do what they say; "Open as a notebook" is
+# clicked on every page and opens that page's notebook in JupyterLite, where Run All runs every notebook to the end
+# without an error (cells a browser cannot run say so in one line); the figures (time to first live result, on a
+# repeat visit too, update latency, per-notebook JupyterLite times) are printed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 t0=$SECONDS

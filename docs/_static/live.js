@@ -11,8 +11,11 @@
   let runtime = null;          // a promise of the Pyodide instance, started at most once per page
   const stats = window.u1630Live = { t0: 0, ready: null, firstResult: null, updates: [] };   // times in ms since navigation start
 
+  // one status line a place: an explorer's own line under its controls; the banner's line only on a page without
+  // an explorer (else "Live: computed…" would show twice, the banner's and the explorer's)
   function status(text, cls) {
-    for (const s of document.querySelectorAll(".u1630-live-status")) { s.textContent = text; s.dataset.state = cls; }
+    const lines = document.querySelectorAll(".u1630-explorer .u1630-live-status");
+    for (const s of lines.length ? lines : document.querySelectorAll(".u1630-live-status")) { s.textContent = text; s.dataset.state = cls; }
   }
 
   async function fetchBytes(url) {
@@ -103,6 +106,48 @@
 
   // ---------------------------------------------------------------- code cells
   let runAll = null;   // the cells before a run are run first, once, as a notebook's "run all above"
+  // ---- editing keys: Tab / Shift+Tab indent and outdent by 4 spaces (every line of a selection that spans lines)
+  function caret(pre) {   // the selection as [start, end] offsets in the cell's text
+    const sel = getSelection();
+    if (!sel.rangeCount || !pre.contains(sel.anchorNode)) return [pre.textContent.length, pre.textContent.length];
+    const r = sel.getRangeAt(0), before = document.createRange();
+    before.selectNodeContents(pre); before.setEnd(r.startContainer, r.startOffset);
+    const start = before.toString().length;
+    before.setEnd(r.endContainer, r.endOffset);
+    return [start, before.toString().length];
+  }
+  function select(pre, start, end) {   // the cell's text as one text node (its colours go), the selection restored
+    const node = pre.firstChild && pre.childNodes.length === 1 && pre.firstChild.nodeType === 3 ? pre.firstChild : null;
+    if (!node) { const t = pre.textContent; pre.textContent = t; }
+    const r = document.createRange(), t = pre.firstChild || pre.appendChild(document.createTextNode(""));
+    r.setStart(t, start); r.setEnd(t, end);
+    const sel = getSelection(); sel.removeAllRanges(); sel.addRange(r);
+  }
+  function insert(pre, text) {   // `text` in place of the selection; the cell's line breaks stay "\n" characters
+    const all = pre.textContent, [start, end] = caret(pre);
+    const next = all.slice(0, start) + text + all.slice(end);
+    // a last "\n" of its own, as the cell had, so that a caret after a typed "\n" has a line to stand on
+    pre.textContent = next.endsWith("\n") && !(text.endsWith("\n") && end === all.length) ? next : next + "\n";
+    select(pre, start + text.length, start + text.length);
+  }
+  function indent(pre, out) {
+    const text = pre.textContent;
+    const [start, end] = caret(pre);
+    if (!out && !text.slice(start, end).includes("\n")) { insert(pre, "    "); return; }   // a caret, or within a line
+    const first = text.lastIndexOf("\n", start - 1) + 1;
+    const last = end > start && text[end - 1] === "\n" ? end - 1 : end;
+    const lines = text.slice(first, last).split("\n");
+    let s = start, e = end, pos = first;
+    const moved = lines.map((l, k) => {
+      const d = out ? -Math.min(4, l.match(/^ */)[0].length) : 4;
+      if (k === 0) s = Math.max(first, s + d);
+      e += d; pos += l.length + 1;
+      return out ? l.slice(-d) : "    " + l;
+    });
+    pre.textContent = text.slice(0, first) + moved.join("\n") + text.slice(last);
+    select(pre, start === end ? e : s, e);
+  }
+
   function cellSource(cell) {
     const pre = cell.querySelector(".cell_input pre");
     return pre.innerText.replace(/\n$/, "");
@@ -155,18 +200,29 @@
       bar.className = "u1630-run-bar";
       const b = document.createElement("button");
       b.type = "button"; b.className = "u1630-run"; b.textContent = "Run";
-      b.title = "Run this cell in your browser (the cells above it run first, once)";
       b.addEventListener("click", async () => {
         b.disabled = true; b.textContent = "Running…";
         try { await run(cell, cells); } finally { b.disabled = false; b.textContent = "Run"; }
       });
+      b.title = "Run this cell in your browser (Shift+Enter or Ctrl+Enter in the cell; the cells above it run first, once)";
       pre.addEventListener("keydown", e => {
         // every key typed in a cell is the cell's: the theme's shortcuts ("/" focuses the search box, arrows
         // turn pages) listen on the document and skip inputs and text areas, not an editable <pre>
         e.stopPropagation();
-        if (e.key === "Enter" && e.shiftKey) { e.preventDefault(); b.click(); }
+        if (e.key === "Enter" && (e.shiftKey || e.ctrlKey || e.metaKey)) { e.preventDefault(); b.click(); }
+        else if (e.key === "Tab" && !e.altKey && !e.ctrlKey && !e.metaKey) { e.preventDefault(); indent(pre, e.shiftKey); }
+        else if (e.key === "Escape") { e.preventDefault(); b.focus(); }   // leave the cell: Tab moves on from Run
+        else if (e.key === "Enter" && !e.altKey) { e.preventDefault(); insert(pre, "\n"); }   // a "\n", not a <br>
       });
+      pre.addEventListener("paste", e => {   // pasted code as plain text, its line breaks "\n"
+        e.preventDefault(); insert(pre, (e.clipboardData || window.clipboardData).getData("text/plain").replace(/\r\n?/g, "\n"));
+      });
+      const hint = document.createElement("span");
+      hint.className = "u1630-keys";
+      hint.innerHTML = "<kbd>Shift</kbd>+<kbd>Enter</kbd> or <kbd>Ctrl</kbd>+<kbd>Enter</kbd> runs · " +
+                       "<kbd>Tab</kbd>/<kbd>Shift</kbd>+<kbd>Tab</kbd> indent · <kbd>Esc</kbd> leaves the cell";
       bar.appendChild(b);
+      bar.appendChild(hint);
       cell.querySelector(".cell_input").after(bar);
     }
     for (const cell of page.querySelectorAll("div.cell[class*='tag_u1630-static']")) {

@@ -1,0 +1,106 @@
+"""Every notebook runs to the end wherever a reader opens it (issue #27): no notebook reaches into the repository's
+tests/ or edits sys.path, `show_doc` is imported where it is used, and the site's JupyterLite copy of a notebook marks
+what a browser cannot run (`%%browser_skip why`: one line printed there, the cell run anywhere else). The run itself,
+every page's notebook with Run All in a real browser, is docs/browser_check.py's (CI: .ci/steps/60-docs.sh)."""
+import contextlib, io, json, re, sys
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NBS = ROOT / "nbs"
+if not NBS.is_dir(): pytest.skip("the notebooks are not here: they run from a clone of the repository", allow_module_level=True)
+NOTEBOOKS = sorted(p for p in NBS.glob("*.ipynb") if not p.name.startswith(("_", ".")))
+# still reaching into the repository (in a browser these cells say "skipped in the browser: reads the repository's
+# files"): the Retrieval page starts real servers (pygopherd, gophernicus, pyftpdlib, http.server: Debian packages and
+# subprocesses) from tests/servers.py; Then and now classifies with the vendored peers' tables (tests/peers/); the
+# RFC 1738 page reads the text check's own data (docs/rfctext.py, tests/data/). Everything else ships in uri1630.
+REACHES_INTO_TESTS = {"32_retrieval.ipynb", "33_then_and_now.ipynb", "37_rfc1738_not_quoted.ipynb"}
+
+
+@pytest.fixture(scope="module")
+def live():
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        import live, build
+        yield live, build
+    finally: sys.path.remove(str(ROOT / "docs"))
+
+
+def code_cells(nb):
+    return ["".join(c["source"]) for c in json.loads(nb.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_self_contained(nb):
+    "No `sys.path` edit, no import from ../tests; `show_doc(` only where `show_doc` is imported"
+    src = "\n".join(code_cells(nb))
+    if nb.name not in REACHES_INTO_TESTS:
+        assert not re.search(r"sys\.path\.(insert|append)|\.\./tests", src), f"{nb.name} reaches outside the package"
+    if re.search(r"^\s*show_doc\(", src, re.M):
+        assert re.search(r"from nbdev\.showdoc import (show_doc|\*)", src), f"{nb.name} calls show_doc without importing it"
+
+
+def test_lite_marks_what_a_browser_cannot_run(live):
+    live, _ = live
+    nb = {"metadata": {}, "nbformat": 4, "nbformat_minor": 5, "cells": [
+        {"cell_type": "code", "id": i, "metadata": {}, "outputs": [], "execution_count": None, "source": s}
+        for i, s in enumerate([
+            "from nbdev.showdoc import show_doc\nimport uri1630.testing as S  # servers on 127.0.0.1",
+            "def get(u):\n    return retrieve(u)",                        # defines only: runs (the body runs when called)
+            "with S.Misbehaving(lambda c, rec: None) as m:\n    port = m.port",   # a socket server: skipped
+            "print(port + 1)",                                            # reads what only the skipped cell defines
+            "port = 1\nprint(port)",                                      # defines it again: runs
+            "x = resolve('http://a/b/c', '../g')  # not ../tests",         # '../g' is no file of the repository
+            "#| eval: false\nprint('slow')",
+            "import nbdev\nnbdev.nbdev_export()",
+        ])]}
+    out = live.lite_notebook(nb)
+    cells = [c["source"] for c in out["cells"]]
+    assert out["cells"][0]["id"] == "u1630-lite-setup" and "%pip install" in cells[0]
+    first = [c.splitlines()[0] for c in cells[1:]]
+    assert first == ["from nbdev.showdoc import show_doc", "def get(u):",
+                     "%%browser_skip " + live.LITE_SKIP["network"], "%%browser_skip " + live.LITE_SKIP["above"],
+                     "port = 1", "x = resolve('http://a/b/c', '../g')  # not ../tests",
+                     "%%browser_skip " + live.LITE_SKIP["skip"]], first   # nbdev_export's cell is left out
+
+
+def test_lite_setup_gives_show_doc_and_the_skip_magic():
+    "The setup cell (less its %pip line) in an IPython shell: show_doc shows a signature; %%browser_skip prints its note "
+    "in a browser (sys.platform 'emscripten') and runs the cell anywhere else"
+    IPython = pytest.importorskip("IPython")
+    sys.path.insert(0, str(ROOT / "docs"))
+    try: import live
+    finally: sys.path.remove(str(ROOT / "docs"))
+    from IPython.core.interactiveshell import InteractiveShell
+    saved = {k: sys.modules.get(k) for k in ("nbdev", "nbdev.showdoc")}
+    sh = InteractiveShell.instance()
+    try:
+        setup = "\n".join(l for l in live.LITE_SETUP.splitlines() if not l.startswith("%pip"))
+        assert sh.run_cell(setup).success
+        assert sh.run_cell("from nbdev.showdoc import show_doc\nfrom uri1630 import resolve\nmd = show_doc(resolve)").success
+        assert sh.user_ns["md"].data.startswith("`resolve(")
+        for platform, want in (("emscripten", "skipped in the browser: needs sockets\n"), ("linux", "ran\n")):
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                old, sys.platform = sys.platform, platform
+                try: sh.run_cell("%%browser_skip needs sockets\nprint('ran')")
+                finally: sys.platform = old
+            assert buf.getvalue() == want, (platform, buf.getvalue())
+    finally:
+        InteractiveShell.clear_instance()
+        for k, v in saved.items():
+            if v is None: sys.modules.pop(k, None)
+            else: sys.modules[k] = v
+
+
+def test_rfc_page_opens_with_its_text(live):
+    "An RFC page's import cells before its first quotation move to just before the first code cell after it"
+    _, build = live
+    md = lambda s: {"cell_type": "markdown", "source": s}
+    code = lambda s: {"cell_type": "code", "source": s}
+    cells = [md("# Title"), code("import re\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import os"),
+             md("> the RFC's words\n>\n> — RFC 1630"), md("what it means"), code("re.compile('x')")]
+    got = build._rfc_text_first(cells)
+    assert [c["source"][:8] for c in got] == ["# Title", "> the RF", "what it ", "import r", "re.compi"]
+    kept = [md("# T"), code("x = 1"), code("import re"), md("> q")]   # other code before the quote: left as is
+    assert build._rfc_text_first(kept) == kept
