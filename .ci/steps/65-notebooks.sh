@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ci: heavy
 # JupyterLab without surprises: a fresh venv with only the README's notebook install (`pip install -e ".[notebooks]"`,
 # nbs/index.ipynb, "The notebooks in JupyterLab") in a copy of the tracked files, then every notebook of nbs/ run to
 # the end as Run All does (.ci/notebooks-run-all.py: every cell, the kernel its kernelspec names), two at a time.
