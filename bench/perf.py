@@ -55,10 +55,10 @@ def _pyperf_args(a):
             '--min-time', str(t), '--quiet']
 
 
-def _round(a, r, trees, ops, loops, out):
+def _round(a, r, trees, ops, loops, out, ours=False):
     "One round: bench/perf_cases.py under pyperf, every case of `ops` on every tree; the suite it wrote"
     cmd = [sys.executable, str(HERE / 'perf_cases.py'), '-o', str(out), '--round', str(r), '--items', str(a.n),
-           '--ops', ','.join(ops), *_pyperf_args(a)]
+           '--ops', ','.join(ops), *_pyperf_args(a), *(['--ours'] if ours else [])]
     for label, tree in trees: cmd += ['--tree', f'{label}={tree}']
     if loops:
         lf = out.with_suffix('.loops.json'); lf.write_text(json.dumps(loops)); cmd += ['--loops-from', str(lf)]
@@ -69,14 +69,14 @@ def _round(a, r, trees, ops, loops, out):
     return pyperf.BenchmarkSuite.load(str(out))
 
 
-def measure(a, trees, ops):
+def measure(a, trees, ops, ours=False):
     "Rounds of every case: {benchmark name: [values of round 1, values of round 2, ...]} and the merged suite"
     OUT.mkdir(exist_ok=True)
     per_round, loops, merged = {}, {}, {}
     for r in range(a.rounds):
         out = OUT / f'round{r}.json'
         out.unlink(missing_ok=True)
-        suite = _round(a, r, trees, ops, loops, out)
+        suite = _round(a, r, trees, ops, loops, out, ours)
         for b in suite.get_benchmarks():
             name = b.get_name()
             per_round.setdefault(name, []).append(list(b.get_values()))
@@ -185,7 +185,7 @@ def cmd_regress(a):
         _extract(sha, tmp)
         print(f"regress: release {version} ({sha[:9]}) in {tmp}, against this tree")
         ops = a.ops.split(',') if a.ops else REGRESS_OPS
-        per_round, merged = measure(a, [('release', str(tmp)), ('this', str(ROOT))], ops)
+        per_round, merged = measure(a, [('release', str(tmp)), ('this', str(ROOT))], ops, ours=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for label in ('release', 'this'):

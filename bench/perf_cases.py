@@ -165,6 +165,7 @@ def main():
         for t in args.tree: cmd += ['--tree', t]
         cmd += ['--ops', args.ops, '--round', str(args.round), '--items', str(args.items)]
         if args.loops_from: cmd += ['--loops-from', args.loops_from]
+        if args.ours: cmd.append('--ours')
 
     runner = pyperf.Runner(add_cmdline_args=add_args)
     ap = runner.argparser
@@ -173,11 +174,14 @@ def main():
     ap.add_argument('--round', type=int, default=0, help='the round: seeds the order of the cases')
     ap.add_argument('--items', type=int, default=2000, help='corpus URLs per case')
     ap.add_argument('--loops-from', help='a JSON {benchmark: loops} of an earlier round: no calibration')
+    ap.add_argument('--ours', action='store_true', help="uri1630's cases only (the regression gate)")
     args = runner.parse_args()
     trees = [t.split('=', 1) for t in args.tree] or [['this', str(HERE.parent)]]
     loops = json.loads(Path(args.loops_from).read_text()) if args.loops_from else {}
     rnd = random.Random(args.round)
-    groups = [[(label, tree, c) for c in GROUPS[g] for label, tree in trees] for g in args.ops.split(',') if g]
+    ours = lambda c: not args.ours or CASES[c][0] in ('ours', 'import') or c == 'cli: uri1630 parse -'
+    groups = [[(label, tree, c) for c in GROUPS[g] if ours(c) for label, tree in trees]
+              for g in args.ops.split(',') if g]
     for label, tree, case in _order(groups, rnd):
         name = case if len(trees) == 1 else f'{label} | {case}'
         if not args.worker and name in loops: runner.args.loops = loops[name]   # the manager: a calibrated count

@@ -341,7 +341,8 @@ def _convert_path(
     login = path.startswith("//")
     if (
         trace is None
-        and _machine(level, R).plain_path(login)
+        # a login with no '@' (nor %40) converts alike with or without '@' in its set
+        and _machine(level, R).plain_path(login and "@" in path)
         and "%2e" not in path
         and "%2E" not in path
         and not (login and "%40" in path)

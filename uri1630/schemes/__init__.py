@@ -351,7 +351,9 @@ def _generic_only(scheme: str) -> bool:
     "True if `parse_url` can only read a URL of `scheme`, written with no prefix, as a `GenericURL`"
     # (or refuse it): no record, parser, slice or fast path of its own; encoding asks before it
     # reads a URL whose level it changes (a shortcut, not a new answer)
-    return _reader(scheme)[1] is _fast_generic and _parser(scheme.lower()) is _parse_generic
+    # `_reader`'s answer is kept until the registry changes; its generic fast path means no parser
+    # either (`_parser` would give `_parse_generic`)
+    return (_READERS.get(scheme) or _reader(scheme))[1] is _fast_generic
 
 
 _set_url_reader(parse_url, GenericURL, _generic_only)
