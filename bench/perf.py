@@ -74,7 +74,7 @@ def measure(a, trees, ops, ours=False):
     OUT.mkdir(exist_ok=True)
     per_round, loops, merged = {}, {}, {}
     for r in range(a.rounds):
-        out = OUT / f'round{r}.json'
+        out = OUT / f'{a.what}-round{r}.json'           # goals and regress may run at once
         out.unlink(missing_ok=True)
         suite = _round(a, r, trees, ops, loops, out, ours)
         for b in suite.get_benchmarks():

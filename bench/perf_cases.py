@@ -99,6 +99,8 @@ def _timer(case, tree, n):
     if what == 'import': return _import_timer(tree), 1
     if str(tree) not in sys.path: sys.path.insert(0, str(tree))   # this tree's uri1630 (before any import of it)
     sys.path.insert(1, str(HERE))
+    for peer in ('yarl', 'rfc3986', 'hyperlink'):                 # peers no case here times: not imported
+        sys.modules.setdefault(peer, None)
     import run                                                    # bench/run.py of THIS checkout: the same cases
     if what == 'cli': return _cli_timer(attr, run, n), CLI_LINES
     fn, items = _function(what, module, attr, run), _items(kind, n, run)
