@@ -341,7 +341,8 @@ def _convert_path(
     login = path.startswith("//")
     if (
         trace is None
-        and _machine(level, R).plain_path(login)
+        # a login with no '@' (nor %40) converts alike with or without '@' in its set
+        and _machine(level, R).plain_path(login and "@" in path)
         and "%2e" not in path
         and "%2E" not in path
         and not (login and "%40" in path)
@@ -438,11 +439,18 @@ def _scheme_guard(path: str) -> bool:
 # the scheme layer, above this module, hands its reader down: (parse_url, GenericURL),
 # set when `uri1630.schemes` is imported
 _URL_READER: list[tuple[Callable[..., Any], type]] = []
+_GENERIC_ONLY: list[Callable[[str], bool]] = []  # and, if it has one, its `generic_only` test
 
 
-def _set_url_reader(parse_url: Callable[..., Any], generic: type) -> None:
+def _set_url_reader(
+    parse_url: Callable[..., Any],
+    generic: type,
+    # scheme name -> True if `parse_url` can only read its URLs as `generic` (or refuse them)
+    generic_only: Optional[Callable[[str], bool]] = None,
+) -> None:
     "Hand encoding the scheme layer's `parse_url` and its class of a URL of no registered scheme"
     _URL_READER[:] = [(parse_url, generic)]
+    _GENERIC_ONLY[:] = [generic_only] if generic_only is not None else []
 
 
 def _url_reader() -> tuple[Callable[..., Any], type]:
@@ -505,6 +513,26 @@ def _registered(text: str) -> Optional[Any]:
     except (URIError, ValueError):
         return None
     return None if isinstance(u, GenericURL) else u
+
+# %% ../nbs/06_encoding.ipynb #b7e1c0a1
+from .grammar import RFC1738_SCHEME
+
+# RFC 1738 §5: a scheme name (any case) and its ':', as the scheme layer's fast path reads it
+_SCHEME_HEAD = re.compile(f"{_cls(ALPHA)}{_cls(RFC1738_SCHEME)}*:")
+
+
+def _no_registered_scheme(text: str) -> bool:
+    "True if `text` (and `text`, its unsafe characters encoded) is surely no registered URL"
+    # a shortcut that changes no answer: `_registered` would say None for both, after a `parse_url`
+    # each; a `url:` prefix, a `<URL:…>` or no scheme name is left to `parse_url`
+    m = _SCHEME_HEAD.match(text)
+    if m is None:
+        return False
+    _url_reader()  # the scheme layer loaded: it hands its test down with its reader
+    if not _GENERIC_ONLY:
+        return False
+    name = m[0][:-1]
+    return name.lower() != "url" and _GENERIC_ONLY[0](name)
 
 # %% ../nbs/06_encoding.ipynb #83424ddd
 def _field_form(v: Any) -> Any:
@@ -662,16 +690,21 @@ def _url_level_or_refuse(
     "`_url_to_level`, checked: the URL built parses back to `u`'s fields"
     # else the characters written unencoded keep their state; else a `URIError`
     parse_url = _url_reader()[0]
-    want, UL = _fields(u), _url_level(L)
+    # `u`'s fields, computed only if a result must be parsed back
+    want: Optional[tuple[Any, ...]] = None
+    UL = _url_level(L)
     # `decoded` is not for transport: its check is through `canonical`
     transport = UL.name != "decoded"
     # second try: a character the scheme needs unencoded stays so
-    for keep in (frozenset(), frozenset(c for c in text if c != "%")):
+    # (the second set is built only if the first try fails)
+    for second in (False, True):
+        keep = frozenset(c for c in text if c != "%") if second else frozenset()
         t: Optional[list[tuple[str, str, int, str]]] = None if trace is None else []
         out = _url_to_level(text, u, UL, encoding, reserved, keep, t)
         # the URL itself parses back to itself
         if not transport or out == text:
             return _traced(out, trace, t)
+        want = _fields(u) if want is None else want
         try:
             if _fields(parse_url(out)) == want:
                 return _traced(out, trace, t)
@@ -694,6 +727,16 @@ def _plain(L: Level, reserved: str) -> re.Pattern[str]:
     # else the path rules may matter
     return re.compile(f"{_cls(keep)}*" if "." in keep and "@" in keep else "(?!)")
 
+
+@lru_cache(maxsize=64)
+def _plain_url(L: Level, reserved: str) -> re.Pattern[str]:
+    "`_plain` and `_URL_TEXT` in one regex: text at level `L` that any URL may hold as it is"
+    if _plain(L, reserved).pattern == "(?!)":
+        return _plain(L, reserved)
+    parts = ("path", "search", "fragment", "login")
+    keep = frozenset.intersection(*(_machine(L, reserved_set(p, reserved)).keep for p in parts))
+    return re.compile(f"{_cls(keep & (_URL_LITERAL | _URL_KEPT))}*")
+
 # %% ../nbs/06_encoding.ipynb #225afda9
 def _to_level_url(
     text: str,
@@ -704,6 +747,8 @@ def _to_level_url(
 ) -> Optional[str]:
     "`text` at level `L` by RFC 1738's rules if it is a URL of a registered scheme; else None"
     # a URL of a registered scheme once its unsafe characters are encoded counts
+    if _no_registered_scheme(text):
+        return None
     v = _registered(text)
     if v is None and not _URL_TEXT.fullmatch(text):
         v = _registered(_encode_unsafe(text, encoding))
@@ -723,7 +768,7 @@ def _to_level(text: str, L: Level, encoding: str, reserved: str, trace: _Trace =
     "Bring `text` to level `L`; with `trace`, record each unit as (source, result, position, why)"
     if type(encoding) is not str or type(reserved) is not str:
         encoding, reserved = _need_str(encoding, "encoding"), _need_str(reserved, "reserved")
-    if trace is None and _plain(L, reserved).fullmatch(text) and _URL_TEXT.fullmatch(text):
+    if trace is None and _plain_url(L, reserved).fullmatch(text):
         return text  # shortcut: nothing to change
     # a URL of a registered scheme: RFC 1738's rules (see below)
     r = _to_level_url(text, L, encoding, reserved, trace)
@@ -780,6 +825,12 @@ def canonical(
     reserved: str = "rfc1630",  # whose reserved set stays untouched
 ) -> str:
     "The canonical form: `to_level(uri, 'canonical')`, the scheme in lower case (RFC 1738 §2.1)"
+    if type(uri) is str and type(encoding) is str and type(reserved) is str:
+        # shortcut (most URLs): nothing to change, and the scheme already in lower case
+        m = (_CANON_PLAIN.get(reserved) or _canon_plain(reserved))(uri)
+        c = uri.find(":")
+        if m is not None and (c <= 0 or uri[:c].islower()):
+            return uri
     s = _to_level(_uri_text(uri), _CANONICAL, encoding, reserved)
     c = s.find(":")
     if c <= 0 or (s[:c].islower() and "%" not in s[:c]):
@@ -792,6 +843,15 @@ def canonical(
 
 
 _CANONICAL, _ESC_HEX = LEVELS["canonical"], re.compile("%[0-9a-f]{2}")
+_CANON_PLAIN: dict[str, Callable[[str], Optional[re.Match[str]]]] = {}  # reserved -> the shortcut
+
+
+def _canon_plain(reserved: str) -> Callable[[str], Optional[re.Match[str]]]:
+    "`_plain_url(canonical, reserved).fullmatch`, kept for the next call (a few sets at most)"
+    if len(_CANON_PLAIN) >= 8:
+        _CANON_PLAIN.clear()
+    f = _CANON_PLAIN[reserved] = _plain_url(_CANONICAL, reserved).fullmatch
+    return f
 
 # %% ../nbs/06_encoding.ipynb #61428f58
 class Change(NamedTuple):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ci: heavy
 # The release as a pip user gets it, on every supported Python. Owner: release (#12).
 #  1. build the wheel and the sdist once; `twine check --strict` both;
 #  2. for each of Python 3.11, 3.12, 3.13 (the newest patch release of each under $PYENV_ROOT, default ~/.pyenv):

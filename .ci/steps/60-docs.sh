@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ci: heavy
 # (owner: docs) Build the docs site (fails on any cell error, Sphinx warning or broken link), then check it in a
 # real headless browser with every request off 127.0.0.1 aborted and counted: the navigation (docs/nav.py) is
 # walked in order by clicking; every page loads without console or HTTP errors and without horizontal scroll at

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ci: heavy
 # Every notebook runs alone and all together, as nbdev documents it (#28): in a fresh venv with only the README's
 # notebook install (`pip install -e ".[notebooks]"`, nbs/index.ipynb, "The notebooks in JupyterLab") in a copy of
 # the tracked files, `nbdev_test` over all of nbs/ with its default parallelism (each worker runs several notebooks

@@ -374,6 +374,18 @@ def _fast_fields(text: str) -> Optional[_Fields]:
     scheme, fast = _READERS.get(m[1]) or _reader(m[1])
     return None if fast is None else fast(text, scheme, m.end())
 
+# %% ../../nbs/09_specific_schemes.ipynb #c6e1b2a1
+def _generic_only(scheme: str) -> bool:
+    "True if `parse_url` can only read a URL of `scheme`, written with no prefix, as a `GenericURL`"
+    # (or refuse it): no record, parser, slice or fast path of its own; encoding asks before it
+    # reads a URL whose level it changes (a shortcut, not a new answer)
+    # `_reader`'s answer is kept until the registry changes; its generic fast path means no parser
+    # either (`_parser` would give `_parse_generic`)
+    return (_READERS.get(scheme) or _reader(scheme))[1] is _fast_generic
+
+
+_set_url_reader(parse_url, GenericURL, _generic_only)
+
 # %% ../../nbs/09_specific_schemes.ipynb #e7ca2922
 _GETTERS: dict[type, Callable[[SchemeURL], tuple[Any, ...]]] = {}  # scheme class -> its `_getter`
 

@@ -1,0 +1,64 @@
+"""The tools of the speed gates (#30): the release the regression gate compares with, and the CI step runner's order."""
+import importlib.util, subprocess, sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load(path, name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _git(*args):
+    return subprocess.run(['git', *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+
+@pytest.mark.skipif(not (ROOT / '.git').exists() or _git('rev-parse', '--is-shallow-repository') != 'false',
+                    reason='needs the git history')
+def test_last_release_is_the_commit_that_set_the_version():
+    pytest.importorskip('pyperf')
+    perf = _load('bench/perf.py', 'uri1630_perf')
+    sha, version = perf.last_release()
+    assert sha != _git('rev-parse', 'HEAD') or _git('status', '--porcelain', '--', 'settings.ini')
+    if _git('tag'):
+        return                                   # a tag names it; nothing more to check here
+    line = f'version = {version}'
+    assert line in _git('show', f'{sha}:settings.ini').splitlines()
+    assert line not in _git('show', f'{sha}^:settings.ini').splitlines()   # that commit set it
+
+
+def test_runner_orders_alone_first_then_longest(tmp_path):
+    rs = _load('.ci/run-steps.py', 'uri1630_run_steps')
+    steps = {}
+    for name, head in [('10-a.sh', ''), ('20-b.sh', '# ci: heavy'), ('30-c.sh', '# ci: alone'),
+                       ('40-d.sh', ''), ('50-e.sh', '# ci: alone, heavy')]:
+        p = tmp_path / name
+        p.write_text(f'#!/usr/bin/env bash\n{head}\necho {name}\n')
+        steps[name] = p
+    assert rs.header(steps['50-e.sh']) == {'alone', 'heavy'} and rs.header(steps['10-a.sh']) == set()
+    alone, rest = rs.order(list(steps.values()), {})
+    assert [s.name for s in alone] == ['30-c.sh', '50-e.sh']
+    assert [s.name for s in rest] == ['20-b.sh', '10-a.sh', '40-d.sh']       # heavy first, then by name
+    alone, rest = rs.order(list(steps.values()), {'40-d.sh': 300, '10-a.sh': 5})
+    # a heavy step with no time yet first, then the longest last time
+    assert [s.name for s in rest] == ['20-b.sh', '40-d.sh', '10-a.sh']
+
+
+def test_runner_runs_every_step_and_fails_naming_the_failed(tmp_path, monkeypatch):
+    rs = _load('.ci/run-steps.py', 'uri1630_run_steps2')
+    d = tmp_path / 'steps'; d.mkdir()
+    (d / '10-ok.sh').write_text('echo fine\n')
+    (d / '20-bad.sh').write_text('echo broken; exit 3\n')
+    (d / '30-ok.sh').write_text('# ci: alone\necho alone\n')
+    monkeypatch.setattr(rs, 'STEPS', d)
+    monkeypatch.setattr(rs, 'TIMES', tmp_path / 'times.json')
+    monkeypatch.setattr(rs, 'CACHE', tmp_path)
+    monkeypatch.setenv('CI_JOBS', '2')
+    assert rs.main(['run-steps']) == 1
+    times = (tmp_path / 'times.json').read_text()
+    assert '10-ok.sh' in times and '30-ok.sh' in times and '20-bad.sh' not in times   # only passed steps timed
