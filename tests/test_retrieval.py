@@ -332,4 +332,6 @@ def test_parse_menu_roundtrip(items, dot):
     "Any menu of well-formed lines parses back to its fields, with or without the '.' line"
     raw = b''.join(f"{t}{d}\t{s}\t{h}\t{p}\r\n".encode('latin-1') for t, d, s, h, p in items) + (b".\r\n" if dot else b"")
     got = parse_menu(raw)
-    assert [(i.gtype, i.display, i.selector, i.host, i.port) for i in got] == [tuple(x) for x in items]
+    # the display string is server text (#26): shown with its controls escaped, `raw` as the server sent it
+    assert [(i.gtype, i.display.raw, i.selector, i.host, i.port) for i in got] == [tuple(x) for x in items]
+    assert not any(ord(c) < 32 or 127 <= ord(c) < 160 for i in got for c in str.__str__(i.display))
