@@ -62,3 +62,21 @@ def test_runner_runs_every_step_and_fails_naming_the_failed(tmp_path, monkeypatc
     assert rs.main(['run-steps']) == 1
     times = (tmp_path / 'times.json').read_text()
     assert '10-ok.sh' in times and '30-ok.sh' in times and '20-bad.sh' not in times   # only passed steps timed
+
+
+def test_goals_gate_judges_open_goals_by_their_ceiling():
+    "A met goal passes; a missed one fails, unless it is open and no worse than its ceiling (a ratchet)"
+    pytest.importorskip('pyperf')
+    perf = _load('bench/perf.py', 'uri1630_perf_judge')
+    row = lambda op, ratio, limit: dict(op=op, ratio=ratio, limit=limit, ok=ratio <= limit)
+    imp = dict(op='import', ratio=1.2, limit=1.5, ok=False, ours_ns=1.8e6, unit='ms')
+    open_ = {'parse_url': dict(ceiling=1.2, why='#30'), 'import': dict(ceiling=2.0, why='#30')}
+    assert perf._judge([row('validate', 0.4, 0.45)], open_) == 0
+    assert perf._judge([row('validate', 0.5, 0.45)], open_) == 1          # not open: a miss fails
+    assert perf._judge([row('parse_url', 1.1, 0.8), imp], open_) == 0     # open, under the ceiling
+    assert perf._judge([row('parse_url', 1.3, 0.8)], open_) == 1          # open, above the ceiling
+    assert perf._judge([dict(imp, ours_ns=2.1e6)], open_) == 1            # import: the ceiling in ms
+    assert perf._judge([row('parse_url', 1.3, 0.8)], open_, report=True) == 0
+    # the committed ceilings name only goals the gate measures, each with a reason
+    names = {g[0] for g in perf.GOALS} | {'import'}
+    assert set(perf._ceilings()) <= names and all(c['why'] for c in perf._ceilings().values())
