@@ -3,6 +3,7 @@
 A step says how it runs in a comment header in its first lines:
   # ci: alone   it runs with no other step beside it (the speed gates: timings must not share the cores);
                 the alone steps run first, one after the other, before the others start
+  # ci: after X.sh   it starts only when step X has ended (62-a11y reads the site 60-docs builds)
   # ci: heavy   it is started before the light ones (the longest first: the last run's times, kept in
                 the cache, order the steps; without them, heavy steps come first, then the rest by name)
 Every other step runs in the pool of $CI_JOBS (default: the number of cores, at most 2) at once. Each step's
@@ -22,12 +23,20 @@ TIMES = CACHE / 'step-times.json'
 
 
 def header(step):
-    "The `# ci:` words of a step's first 15 lines: {'alone', 'heavy'}"
+    "The `# ci:` words of a step's first 15 lines: {'alone', 'heavy', 'after', ...}"
     words = set()
     for line in step.read_text().splitlines()[:15]:
         m = re.match(r'#\s*ci:\s*(.*)', line)
         if m: words |= set(m[1].replace(',', ' ').split())
     return words
+
+
+def after(step):
+    "The steps this one waits for: the names after `after` in its `# ci:` header"
+    for line in step.read_text().splitlines()[:15]:
+        m = re.match(r'#\s*ci:.*\bafter\s+([\w.\- ]+)', line)
+        if m: return set(m[1].split())
+    return set()
 
 
 def order(steps, times):
@@ -74,8 +83,11 @@ def main(argv):
             p, log, t0 = start(s, env, logs); p.wait(); finish(s, p, log, t0, results)
         running, queue = [], list(rest)
         while queue or running:
-            while queue and len(running) < jobs:
-                s = queue.pop(0); running.append((s, *start(s, env, logs)))
+            while len(running) < jobs:
+                names = {q.name for q, *_ in running} | {q.name for q in queue}
+                ready = [q for q in queue if not after(q) & names]   # what it waits for has ended
+                if not ready: break
+                s = ready[0]; queue.remove(s); running.append((s, *start(s, env, logs)))
             time.sleep(0.5)
             for r in [r for r in running if r[1].poll() is not None]:
                 running.remove(r); finish(*r, results)

@@ -80,3 +80,20 @@ def test_goals_gate_judges_open_goals_by_their_ceiling():
     # the committed ceilings name only goals the gate measures, each with a reason
     names = {g[0] for g in perf.GOALS} | {'import'}
     assert set(perf._ceilings()) <= names and all(c['why'] for c in perf._ceilings().values())
+
+
+def test_runner_starts_a_step_only_after_the_step_it_waits_for(tmp_path, monkeypatch):
+    "`# ci: after X.sh`: the a11y check reads the site the docs step builds, so it may not start beside it"
+    rs = _load('.ci/run-steps.py', 'uri1630_run_steps_after')
+    steps = tmp_path / 'steps'; steps.mkdir()
+    log = tmp_path / 'order.txt'
+    for name, head, work in [('60-docs.sh', '# ci: heavy', 'sleep 1'), ('62-a11y.sh', '# ci: after 60-docs.sh', ''),
+                             ('70-other.sh', '', '')]:
+        (steps / name).write_text(f'{head}\necho start {name} >> {log}\n{work}\necho end {name} >> {log}\n')
+    monkeypatch.setattr(rs, 'STEPS', steps); monkeypatch.setenv('URI1630_CI_CACHE', str(tmp_path / 'cache'))
+    monkeypatch.setattr(rs, 'CACHE', tmp_path / 'cache'); monkeypatch.setattr(rs, 'TIMES', tmp_path / 'cache' / 't.json')
+    monkeypatch.setenv('CI_JOBS', '2')
+    assert rs.main(['run-steps.py']) == 0
+    lines = log.read_text().split('\n')
+    assert lines.index('start 62-a11y.sh') > lines.index('end 60-docs.sh')
+    assert lines.index('start 70-other.sh') < lines.index('end 60-docs.sh')   # the pool stays busy meanwhile

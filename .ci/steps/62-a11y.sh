@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# ci: after 60-docs.sh
 # (owner: docs) The built site (_site/, from 60-docs.sh) for every reader, in a real headless browser, offline
 # (docs/a11y_check.py): axe-core (npm, pinned, sha512 checked, cached outside the repository) on every page in light
 # and dark mode, no WCAG 2.1 A/AA violation (contrast included); Tab reaches every control with a visible focus ring,
