@@ -443,11 +443,10 @@ def resolution_html(
     if browser is not None:
         label = "your browser (WHATWG URL standard)"
         shown.append(_compared(label, "u1630-browser", str(browser), result, context, partial))
-    result = _masked(result)  # RFC 1738 §6: no password shown (the steps' rows mask theirs)
     used = next((s.span for s in steps if s.rule == "slash"), None)
     return (
         f'<div class="u1630-resolution"><div>RFC 1630 ({html.escape(reading)} reading): '
-        f'<code class="u1630-result">{html.escape(result)}</code></div>{"".join(shown)}'
+        f'<code class="u1630-result">{html.escape(_masked(result))}</code></div>{"".join(shown)}'
         f"<div>slash runs of the context: <code>{_runs_html(context, used)}</code></div>"
         f"{_STEPS_HEAD}{_step_rows(steps)}</table></div>"
     )

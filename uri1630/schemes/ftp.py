@@ -312,9 +312,11 @@ def _masking(
     "`trace`, each of `secrets` shown as `***` in the lines it is given (RFC 1738 §6)"
 
     def masked(direction: str, line: str) -> object:
+        shown = line
         for p in secrets:
-            line = line.replace(p, "***")
-        return trace(direction, line)
+            shown = shown.replace(p, "***")
+        # still server text: escaped already, so wrapping it again changes nothing else
+        return trace(direction, ServerText(shown) if isinstance(line, ServerText) else shown)
 
     return masked
 
