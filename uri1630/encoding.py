@@ -11,7 +11,7 @@ import re
 from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
 from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded
-from .errors import _password_spans, _login_split
+from .errors import _password_spans, _login_split, _same
 from functools import lru_cache
 from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION
 from .grammar import RFC1738_RESERVED, RFC1738_SAFE, RFC1738_EXTRA, ESCAPE_RE, _HEX2
@@ -449,8 +449,12 @@ def _set_url_reader(
     generic_only: Optional[Callable[[str], bool]] = None,
 ) -> None:
     "Hand encoding the scheme layer's `parse_url` and its class of a URL of no registered scheme"
-    _URL_READER[:] = [(parse_url, generic)]
-    _GENERIC_ONLY[:] = [generic_only] if generic_only is not None else []
+    # a notebook that runs its cells again hands down its copies: the module's stay (nbdev_test runs
+    # several notebooks in one process, and a copy's classes are not the module's)
+    if not (_URL_READER and _same(_URL_READER[0][0], parse_url)):
+        _URL_READER[:] = [(parse_url, generic)]
+    if generic_only is None or not (_GENERIC_ONLY and _same(_GENERIC_ONLY[0], generic_only)):
+        _GENERIC_ONLY[:] = [generic_only] if generic_only is not None else []
 
 
 def _url_reader() -> tuple[Callable[..., Any], type]:
