@@ -193,7 +193,7 @@ class StubResolver:
         return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, p)) for a, p in addrs]
 
 # %% ../nbs/00b_testing.ipynb #c8e3b012
-class BlackHoles:
+class BlackHoles(_Closing):
     "`n` listeners on 127.0.0.1 that never accept, backlogs full: a connect gets no answer"
 
     def __init__(self, n: int) -> None:
@@ -215,14 +215,9 @@ class BlackHoles:
         self.addrs = [s.getsockname() for s in self.socks]
 
     def close(self) -> None:
+        "Close every listener and every connection that fills their backlogs"
         for s in self.fill + self.socks:
             s.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 # %% ../nbs/00b_testing.ipynb #c8e3b015
 class Recorder(_Closing):
