@@ -1,0 +1,81 @@
+"""Attacker's pass, round 4 (issue 26: Secret, ServerText, proxy, host-differs, renderer bound).
+
+Each test fails on the attacked commit (d448109). Only 127.0.0.1 is contacted: one-shot servers from
+tests/servers.Misbehaving play the FTP server or the HTTP gateway.
+"""
+import pickle, sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from servers import Misbehaving, read_until  # noqa: E402
+
+import uri1630  # noqa: E402
+from uri1630 import URIError, retrieve, parse_url  # noqa: E402
+
+PW = "Hunter2Swordfish"
+
+
+# Finding 1 (low-medium; invariant 2: no password in pickle / exception attributes).
+# A `URISyntaxError` raised while parsing a URL with a login keeps the URL in clear in `.text`, and
+# `URIError.__reduce__` pickles `.text` as is: the password is in the pickle (a logged / queued exception,
+# multiprocessing, celery). `RetrievalError` masks its `text`; the parse errors do not.
+@pytest.mark.parametrize("url", [f"ftp://user:{PW}@ho st/x", f"telnet://user:{PW}@host:99999/",
+                                 f"ftp://user:{PW}@host:0x/"])
+def test_parse_error_pickle_and_text_carry_the_password(url):
+    with pytest.raises(URIError) as ei:
+        parse_url(url)
+    e = ei.value
+    assert PW not in str(e)                               # the message masks (held)
+    assert PW.encode() not in pickle.dumps(e), "pickle of the URIError carries the password"
+    assert PW not in repr(pickle.loads(pickle.dumps(e)).text)
+    assert PW not in str(e.text)
+
+
+def _ftp_echo(reply):
+    "An FTP server that asks for a password and answers PASS with `reply`"
+    def script(c, rec):
+        c.settimeout(5)
+        c.sendall(b"220 hi\r\n"); read_until(c)
+        c.sendall(b"331 pw\r\n"); rec.append(read_until(c))
+        c.sendall(reply)
+    return Misbehaving(script)
+
+
+# Finding 2 (medium; invariant 2: the password in an exception message / trace).
+# ftp_session masks an echoed password only when the *whole* password is in the message
+# (`any(p in e.message ...)`); the reply text is cut at 4096 octets (and a malformed reply at 80), so a
+# server that puts the password at the cut gets most of it into `str(exception)` in clear.
+@pytest.mark.parametrize("kind", ["long-reply", "malformed-reply"])
+def test_ftp_echoed_password_cut_at_the_limit_is_not_masked(kind):
+    keep = PW[:12]                                        # 12 of the 16 characters survive the cut
+    if kind == "long-reply":
+        reply = b"530 " + b"A" * (4096 - len(keep)) + PW.encode() + b"\r\n"
+    else:
+        reply = b"xx " + b"A" * (80 - 2 - 3 - len(keep)) + PW.encode() + b"\r\n"
+    with _ftp_echo(reply) as m:
+        with pytest.raises(URIError) as ei:
+            retrieve(f"ftp://u:{PW}@{m.host}:{m.port}/f", total_timeout=10)
+        assert m.received and PW.encode() in m.received[0]
+    msg = str(ei.value) + repr(ei.value)
+    assert keep not in msg, msg[-200:]
+
+
+# Finding 3 (medium; invariant 2: the password in an exception message and the trace).
+# ftp_session masks a server that echoes the password; the gateway path (`retrieve(..., proxy=...)`) sends
+# the whole URL, password included, to the gateway, and a gateway that echoes the password (decoded, not
+# as a `//user:password@` login) in its reason phrase gets it into `str(exception)` and the trace.
+def test_gateway_echoing_the_password_reaches_the_message_and_trace():
+    def script(c, rec):
+        c.settimeout(5)
+        rec.append(read_until(c, b"\r\n\r\n"))
+        c.sendall(b"HTTP/1.0 401 wrong password " + PW.encode() + b"\r\nContent-Length: 0\r\n\r\n")
+    seen = []
+    with Misbehaving(script) as m:
+        with pytest.raises(URIError) as ei:
+            retrieve(f"ftp://u:{PW}@ftp.example/f", proxy=f"{m.host}:{m.port}", total_timeout=10,
+                     trace=lambda d, line: seen.append(str(line)))
+        assert m.received and PW.encode() in m.received[0]   # the gateway got it (it needs it)
+    assert PW not in str(ei.value), str(ei.value)
+    assert PW not in " ".join(seen), seen
