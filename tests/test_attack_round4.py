@@ -79,3 +79,23 @@ def test_gateway_echoing_the_password_reaches_the_message_and_trace():
         assert m.received and PW.encode() in m.received[0]   # the gateway got it (it needs it)
     assert PW not in str(ei.value), str(ei.value)
     assert PW not in " ".join(seen), seen
+
+
+# Finding 4 (medium; invariant 2: no password in renderer HTML).
+# RFC 1738 §5 allows '?' in a password (ftp `password = *[ uchar | ";" | "?" | "&" | "=" ]`). RFC 1630's
+# resolution (and RFC 3986's / urljoin's) reads that '?' as the start of a search, so the results
+# are `ftp://u:<all of the password before the '?'>/g`: no '@' left, and the renderer's mask (a pattern over
+# `//user:password@`) finds no login to hide. resolution_html shows nearly the whole password in clear, in
+# the RFC 1630 result, the RFC 3986 and urljoin rows and every step's row; ResolutionStep's repr too.
+@pytest.mark.parametrize("partial", ["g", "?q", "#f", "../x"])
+def test_resolution_html_shows_a_password_with_a_question_mark(partial):
+    from uri1630.render import resolution_html
+    url = f"ftp://u:{PW}?@h/a/b"
+    assert parse_url(url).password == PW + "?"           # uri1630 reads it as the password (RFC 1738 §5)
+    h = resolution_html(url, partial)
+    assert PW not in h, h[:300]
+
+
+def test_resolution_steps_repr_shows_a_password_with_a_question_mark():
+    r = repr(uri1630.resolve_steps(f"ftp://u:{PW}?@h/a/b", "g"))
+    assert PW not in r, r[:300]
