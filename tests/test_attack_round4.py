@@ -99,3 +99,31 @@ def test_resolution_html_shows_a_password_with_a_question_mark(partial):
 def test_resolution_steps_repr_shows_a_password_with_a_question_mark():
     r = repr(uri1630.resolve_steps(f"ftp://u:{PW}?@h/a/b", "g"))
     assert PW not in r, r[:300]
+
+
+# Finding 5 (low; invariant 2: a password in a redirect reaches str(exception)).
+# A `Location` that carries a login is quoted cut (`loc[:80]`, `loc[:200]`), then masked by the pattern
+# `//user:password@`: when the cut falls inside the password there is no '@' left, and the password shown is
+# not masked. (The password here is the redirecting server's, e.g. a credential-bearing link it hands out.)
+@pytest.mark.parametrize("redirects", [0, 1])
+def test_redirect_location_password_cut_before_the_at_sign(redirects):
+    long_pw = PW * 14                                      # 224 characters: beyond both cuts
+    def script(c, rec):
+        c.settimeout(5)
+        rec.append(read_until(c, b"\r\n\r\n"))
+        c.sendall(b"HTTP/1.0 302 Found\r\nLocation: http://user:" + long_pw.encode()
+                  + b"@h.example/x\r\nContent-Length: 0\r\n\r\n")
+    with Misbehaving(script) as m:
+        with pytest.raises(URIError) as ei:
+            retrieve(f"http://{m.host}:{m.port}/", redirects=redirects, total_timeout=10)
+    assert PW not in str(ei.value), str(ei.value)[:300]
+
+
+# Finding 6 (low; invariant 5: the argument contract, TypeError for a wrong type).
+# `render.error_html(e, text)` reads `e.position` without checking `e`: anything but a URIError gives
+# AttributeError (outside the TypeError/ValueError/URIError family).
+@pytest.mark.parametrize("e", [None, "not an error", 3, ValueError("x")])
+def test_error_html_wrong_type_raises_type_error(e):
+    from uri1630.render import error_html
+    with pytest.raises(TypeError):
+        error_html(e, "ftp://h/x")
