@@ -142,3 +142,30 @@ def test_password_named_by_risks_shown_by_repr(url):
     assert PW not in repr(obj), repr(obj)
     assert PW not in format(obj, "")
     assert PW.encode() not in pickle.dumps(obj)
+
+
+# Finding 8 (medium-low; invariants 3 and 2: only a host reaches the resolver; no password in a message).
+# `ftp_session(host, port, ...)` and `gopher_exchange(host, port, ...)` (public) hand `host` to getaddrinfo
+# without reading it by the host grammar: `user:password@host` goes to the resolver whole (a DNS query
+# carrying the password) and into `str(exception)` in clear ("cannot resolve user:…@h"; there is no `//` for
+# the masking pattern to find). `proxy=` refuses the same text; these entry points do not.
+@pytest.mark.parametrize("which", ["ftp_session", "gopher_exchange"])
+def test_session_host_with_a_login_reaches_the_resolver(which, monkeypatch):
+    import socket
+    asked = []
+    def fake_getaddrinfo(host, *a, **k):
+        asked.append(host)
+        raise socket.gaierror(-2, "Name or service not known")
+    monkeypatch.setattr(socket, "getaddrinfo", fake_getaddrinfo)
+    host = f"user:{PW}@h.example"
+    try:
+        if which == "ftp_session":
+            uri1630.ftp_session(host, 21, ["USER a", "PASS b", "RETR x"], total_timeout=5)
+        else:
+            uri1630.gopher_exchange(host, 70, "x\r\n", "0", total_timeout=5)
+    except (TypeError, ValueError) as e:
+        msg = str(e)
+    else:
+        msg = ""
+    assert not any(PW in h for h in asked), asked       # the resolver saw the password
+    assert PW not in msg, msg
