@@ -169,3 +169,24 @@ def test_session_host_with_a_login_reaches_the_resolver(which, monkeypatch):
         msg = ""
     assert not any(PW in h for h in asked), asked       # the resolver saw the password
     assert PW not in msg, msg
+
+
+def test_resolution_html_partial_with_a_question_mark_password():
+    "Finding 4, the partial side: a `//user:password?@host` partial resolved in any context"
+    from uri1630.render import resolution_html
+    h = resolution_html("http://a/b", f"//u:{PW}?@h/x")
+    assert PW not in h, h[:300]
+
+
+# Finding 9 (low; invariant 2: no password in renderer HTML).
+# parse_html(text, browser=...) shows the browser's reading with its `href` masked, but its error branch
+# (`{"error": …}`, or a `browser` value that is not JSON) is shown unmasked. Firefox's `new URL()` error quotes
+# the URL ("URL constructor: ftp://u:pw@h/x is not a valid URL."), so the read-along page shows the password.
+@pytest.mark.parametrize("browser", [
+    '{"error": "TypeError: URL constructor: ftp://u:%s@h/x is not a valid URL."}' % PW,
+    "ftp://u:%s@h/x" % PW,
+])
+def test_parse_html_browser_error_shows_the_password(browser):
+    from uri1630.render import parse_html
+    h = parse_html(f"ftp://u:{PW}@h/x", browser=browser)
+    assert PW not in h, h[-400:]
