@@ -22,6 +22,7 @@ from uri1630.errors import (
     _need_str,
     _bounded,
     _login_split,
+    _password_spans,
     _masked,
 )
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, ALPHANUM2, ESCAPE_RE
@@ -300,8 +301,12 @@ def parse_url(
 
 def _parse_slow(text: str, rfc: str = "1738") -> SchemeURL:
     "`parse_url` by the scheme's parser: every URL the fast path does not match (and every error)"
-    src = split_url(text, rfc)
-    obj = _parser(src.scheme)(src)
+    src = None
+    try:
+        src = split_url(text, rfc)
+        obj = _parser(src.scheme)(src)
+    except URIError as e:  # RFC 1738 §6: its text keeps no password
+        raise _starred(e, text, src) from None
     if not isinstance(obj, SchemeURL):
         why = f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL"
         raise TypeError(why)
@@ -310,6 +315,22 @@ def _parse_slow(text: str, rfc: str = "1738") -> SchemeURL:
 
 # encoding, a floor below, reads URLs of registered schemes with it (RFC 1738 §2.2)
 _set_url_reader(parse_url, GenericURL)
+
+# %% ../../nbs/09_specific_schemes.ipynb #4d78a983
+def _starred(e: URIError, text: str, src: Optional[Source]) -> URIError:
+    "`e`, the password of the login in its `text` written as `*` (as many: positions kept)"
+    if type(e.text) is not str or e.text != text:
+        return e
+    spans = _password_spans(text) if src is None else []
+    if src is not None and text.startswith("//", src.start, src.end):
+        j = text.find("/", src.start + 2, src.end)
+        at, c = _login_split(text, src.start + 2, src.end if j < 0 else j)
+        spans = [(c + 1, at)] if 0 <= c < at - 1 else []
+    for a, b in spans:
+        pw, e.text = text[a:b], e.text[:a] + "*" * (b - a) + e.text[b:]
+        e.message = e.message.replace(pw, "***")
+        e.args = (e.message,)
+    return e
 
 # %% ../../nbs/09_specific_schemes.ipynb #6c886baf
 def _run(chars: str) -> str:
