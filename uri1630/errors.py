@@ -133,6 +133,8 @@ def _secret_forms(clear: str, written: Optional[str] = None) -> list[str]:
     forms = {clear, written or clear, _visible(clear), raw.decode("latin-1"), repr(raw)[2:-1]}
     forms |= {repr(clear)[1:-1], quote(clear, safe=""), quote(clear, safe="").lower()}
     forms |= {f.replace("\\", "\\\\") for f in list(forms)}  # a repr of a repr: doubled
+    # what follows an octet a peer may show in yet another way (not printable ASCII)
+    forms |= {clear[i:] for i in range(1, len(clear)) if not " " <= clear[i - 1] <= "~"}
     return sorted((f for f in forms if f), key=len, reverse=True)
 
 

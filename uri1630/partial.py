@@ -63,8 +63,16 @@ class _MaskedStep(ResolutionStep):
     def __repr__(self) -> str:
         return _mask_forms(ResolutionStep.__repr__(self), self.__dict__.get("_hide", ()))
 
-    def __reduce__(self) -> tuple[Any, ...]:  # a plain step: the forms are not pickled
-        return (ResolutionStep, tuple(self))
+    def __reduce__(self) -> tuple[Any, ...]:  # the forms are not pickled
+        return (_masked_step, tuple(self))
+
+
+def _masked_step(*fields: Any) -> _MaskedStep:
+    return _MaskedStep(*fields)
+
+
+# what `type(step).__name__` says: a `ResolutionStep` (a subclass only to carry what it masks)
+_MaskedStep.__name__ = _MaskedStep.__qualname__ = "ResolutionStep"
 
 # %% ../nbs/07_partial_form.ipynb #8ab17cf3
 # RFC 1630 p. 10 and draft-www-uri-00 lines 485-489: the slash rule in its two wordings

@@ -313,8 +313,8 @@ def _masking(
     "`trace`, each of `secrets` shown as `***` in the lines it is given (RFC 1738 §6)"
 
     def masked(direction: str, line: str) -> object:
-        for p in secrets:
-            line = line.replace(p, "***")
+        for p in secrets:  # a line with none is passed on as it came (a `ServerText`)
+            line = ServerText(line.replace(p, "***")) if p in line else line
         return trace(direction, line)
 
     return masked
