@@ -105,6 +105,10 @@ def _expected(v):
     from uri1630.errors import _withheld
     S = uri1630.Secret
     if isinstance(v, S): return _withheld() if v else v
+    # a login no parse read (mailto://u:pw@h, the generic syntax): the pickle holds the text masked
+    from uri1630.schemes import SchemeURL, _loose_forms
+    from uri1630.errors import _masked
+    if isinstance(v, SchemeURL) and _loose_forms(v): return uri1630.parse_url(_masked(v.text))
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
         ch = {f.name: _expected(getattr(v, f.name)) for f in dataclasses.fields(v) if isinstance(getattr(v, f.name), S)}
         return dataclasses.replace(v, **ch) if ch else v

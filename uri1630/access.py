@@ -8,7 +8,7 @@ __all__ = ['retrieve', 'register_retrieval', 'NO_RETRIEVAL']
 # %% ../nbs/32_retrieval.ipynb #bb05709d
 import socket
 from typing import Any, Optional, Callable, NoReturn
-from .errors import URIError
+from .errors import URIError, Secret, _know, _knowing
 from .transport import DEFAULT_TOTAL_TIMEOUT, DEFAULT_MAX_BYTES, ANONYMOUS_EMAIL
 from .transport import RetrievalOptions, _Ready, _mask_password, _options, _set_dispatcher
 from .schemes import parse_url, split_url, SchemeURL, Source, SCHEME_ENTRIES
@@ -123,6 +123,10 @@ def _dispatch(
     "Parse and check `url`, and choose what fetches it: its scheme's algorithm, or the gateway"
     # the gateway after the same checks
     u = _prepare(url, o)
+    # RFC 1738 §6: its password is masked in every message and trace line from here on
+    pw = getattr(u, "password", None)
+    if isinstance(pw, Secret) and pw._clear is not None:
+        _know(pw.reveal(), pw.reveal(written=True))
     if o.proxy and u.scheme != "file":
         _check_first(url, u, o)
         # the record that declares one (http's)
@@ -157,9 +161,12 @@ def retrieve(
 ) -> bytes:
     "Dereference `url` by its scheme's access algorithm (RFC 1630, RFC 1738 §3): its octets"
     login = (url, timeout, max_bytes, email, redirects, password, ftp_type, trace, rfc)
-    o = _options(*login, proxy, total_timeout, allow_ask)
-    u, fetch = _dispatch(url, o)
-    return fetch(u, o)
+    # RFC 1738 §6: the passwords this retrieval learns are masked in every message it builds
+    with _knowing():
+        _know(password)
+        o = _options(*login, proxy, total_timeout, allow_ask)
+        u, fetch = _dispatch(url, o)
+        return fetch(u, o)
 
 
 # the transport below the schemes follows redirects (and gopher's gateway menus) through it

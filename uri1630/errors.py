@@ -6,7 +6,10 @@
 __all__ = ['URIError', 'URISyntaxError', 'URIEncodingError', 'Secret', 'ServerText']
 
 # %% ../nbs/00_errors.ipynb #debae04d
-from typing import Any, Callable, Optional, Tuple, Union, cast
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Callable, Iterator, Optional, Sequence, Tuple, Union, cast
+from urllib.parse import quote, unquote_to_bytes
 
 # %% ../nbs/00_errors.ipynb #6ac00bab
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
@@ -119,6 +122,61 @@ def _visible(text: str) -> str:
     # every character `_SHOWN_AS` names is unprintable: printable text is returned as it is
     return text if str.isprintable(text) else str.translate(text, _VISIBLE)
 
+# %% ../nbs/00_errors.ipynb #01a6dced
+# RFC 1738 §6: the passwords the running retrieval knows, in every form a message may show them
+_KNOWN: ContextVar[Optional[list[str]]] = ContextVar("uri1630_secrets", default=None)
+
+
+def _secret_forms(clear: str, written: Optional[str] = None) -> list[str]:
+    "The forms a message may show `clear` in: decoded, written, %-escaped, bytes repr, escaped"
+    raw = unquote_to_bytes(written) if written else clear.encode("latin-1", "replace")
+    forms = {clear, written or clear, _visible(clear), raw.decode("latin-1"), repr(raw)[2:-1]}
+    forms |= {repr(clear)[1:-1], quote(clear, safe=""), quote(clear, safe="").lower()}
+    forms |= {f.replace("\\", "\\\\") for f in list(forms)}  # a repr of a repr: doubled
+    # what follows an octet a peer may show in yet another way (not printable ASCII)
+    forms |= {clear[i:] for i in range(1, len(clear)) if not " " <= clear[i - 1] <= "~"}
+    return sorted((f for f in forms if f), key=len, reverse=True)
+
+
+def _know(clear: object, written: Optional[str] = None) -> None:
+    "Register a password in the running retrieval's context (nothing outside one)"
+    known = _KNOWN.get()
+    if known is not None and isinstance(clear, str) and clear:
+        known.extend(f for f in _secret_forms(clear, written) if f not in known)
+
+
+@contextmanager
+def _knowing() -> Iterator[None]:
+    "A context in which `_know` registers passwords (an inner one sees the outer's)"
+    token = _KNOWN.set(list(_KNOWN.get() or ()))
+    try:
+        yield
+    finally:
+        _KNOWN.reset(token)
+
+# %% ../nbs/00_errors.ipynb #87892f2e
+def _mask_forms(text: str, forms: Sequence[str], star: bool = False) -> str:
+    "`text` with each of `forms`, and each prefix of one of 4 characters or more, masked"
+    # `star`: the same number of `*` (positions kept); else `***`
+    for f in forms:
+        i = text.find(f[:4]) if len(f) >= 4 else -1
+        out, last = [], 0
+        while i >= 0:
+            j = 4  # the prefix the text holds: a cut inside the password leaves it
+            while j < len(f) and i + j < len(text) and text[i + j] == f[j]:
+                j += 1
+            out += [text[last:i], "*" * j if star else "***"]
+            last = i + j
+            i = text.find(f[:4], last)
+        text = "".join(out) + text[last:] if out else text
+    return text
+
+
+def _mask_known(text: Any, star: bool = False) -> Any:
+    "`text` with every form of the running retrieval's passwords masked (not a `str`: as it is)"
+    known = _KNOWN.get()
+    return _mask_forms(text, known, star) if known and isinstance(text, str) else text
+
 # %% ../nbs/00_errors.ipynb #80a8cabb
 def _description(
     message: str, text: Optional[str], position: Optional[int], rule: Optional[str]
@@ -151,6 +209,9 @@ class URIError(ValueError):
     ):
         # what a peer sent may be quoted: shown as escapes, whoever built the message
         message = _visible(message) if isinstance(message, str) else message
+        # RFC 1738 §6: the passwords the running retrieval knows, in any form, cut or not: masked
+        # here, where every message is built (the text with as many `*`: positions kept)
+        message, text = _mask_known(message), _mask_known(text, star=True)
         self.message, self.text, self.position, self.rule = message, text, position, rule
         super().__init__(message)
 

@@ -11,6 +11,7 @@ import re
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional
 from .errors import URISyntaxError, _need_str, _masked
+from .errors import _mask_forms, _password_spans, _secret_forms
 from .syntax import parse, _split, _LETTERS
 
 # %% ../nbs/07_partial_form.ipynb #4676924d
@@ -48,6 +49,30 @@ class ResolutionStep(NamedTuple):
             f"ResolutionStep(rule={self.rule!r}, sentence={self.sentence!r}, "
             f"result={_masked(self.result)!r}, detail={_masked(self.detail)!r}, span={self.span!r})"
         )
+
+# %% ../nbs/07_partial_form.ipynb #93c8d97c
+class _MaskedStep(ResolutionStep):
+    "A `ResolutionStep` whose repr masks the password of the texts it was resolved from"
+
+    @classmethod
+    def of(cls, step: ResolutionStep, hide: list[str]) -> "_MaskedStep":
+        s = cls(*step)
+        s.__dict__["_hide"] = sorted(set(hide), key=len, reverse=True)
+        return s
+
+    def __repr__(self) -> str:
+        return _mask_forms(ResolutionStep.__repr__(self), self.__dict__.get("_hide", ()))
+
+    def __reduce__(self) -> tuple[Any, ...]:  # the forms are not pickled
+        return (_masked_step, tuple(self))
+
+
+def _masked_step(*fields: Any) -> _MaskedStep:
+    return _MaskedStep(*fields)
+
+
+# what `type(step).__name__` says: a `ResolutionStep` (a subclass only to carry what it masks)
+_MaskedStep.__name__ = _MaskedStep.__qualname__ = "ResolutionStep"
 
 # %% ../nbs/07_partial_form.ipynb #8ab17cf3
 # RFC 1630 p. 10 and draft-www-uri-00 lines 485-489: the slash rule in its two wordings
@@ -529,7 +554,12 @@ def resolve_steps(
     "The `ResolutionStep`s `resolve` takes, each with the RFC sentence it applies and its result"
     trace: list[ResolutionStep] = []
     _resolve(context, partial, reading, trace)
-    return tuple(trace)
+    # RFC 1738 §6: the password of a login in the context or the partial, as RFC 1738 splits it
+    # there (a '?' in it cuts it in the results: their reprs mask what is left of it, any form)
+    hide = [
+        f for t in (context, partial) for a, b in _password_spans(t) for f in _secret_forms(t[a:b])
+    ]
+    return tuple(_MaskedStep.of(s, hide) for s in trace) if hide else tuple(trace)
 
 # %% ../nbs/07_partial_form.ipynb #75edf1ff
 # RFC 1630 p. 11: "Examples", the two contexts and five partial forms

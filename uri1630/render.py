@@ -12,10 +12,11 @@ import functools
 import inspect
 import json
 import re
-from typing import Any, Callable, Iterator, Optional, TypeVar, cast
+from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar, cast
 from types import MappingProxyType
 from .errors import _need_str
 from .errors import URIError, Secret, _hide_password, _masked, _password_spans
+from .errors import _mask_forms, _secret_forms
 from .encoding import LEVELS, explain_level, to_level
 from urllib.parse import urljoin, uses_relative, uses_netloc
 from .syntax import parse
@@ -65,6 +66,19 @@ def _too_large(size: int, n: int) -> str:
         f"than {_FACTOR} &times; its {n:,} characters + {_FRAME:,}: not shown.</div>"
     )
 
+# %% ../nbs/24b_render.ipynb #5989a561
+# RFC 1738 §6: what a renderer masks in its HTML, read from the texts it was given (not from the
+# HTML): each login's password as `parse_login` splits it, in every form a message may show it
+def _html_forms(texts: Iterable[object]) -> list[str]:
+    "The HTML-escaped forms of the password of every `//user:password@` login in `texts`"
+    forms: set[str] = set()
+    for t in texts:
+        if not (isinstance(t, str) and "@" in t):
+            continue
+        for a, b in _password_spans(t):
+            forms.update(html.escape(f) for f in _secret_forms(t[a:b], t[a:b]) if f != "***")
+    return sorted(forms, key=len, reverse=True)
+
 # %% ../nbs/24b_render.ipynb #4d5d44bb
 _R = TypeVar("_R", bound=Callable[..., str])
 
@@ -87,6 +101,8 @@ def _in_proportion(*inputs: str) -> Callable[[_R], _R]:
         def held(*a: Any, **k: Any) -> str:
             out = render(*a, **k)
             given = sig.bind_partial(*a, **k).arguments
+            # RFC 1738 §6: the password of each login in a text it shows, in any form, cut or not
+            out = _mask_forms(out, _html_forms(given.get(name) for name in inputs))
             n = sum(_size(given.get(name)) for name in inputs)
             return out if len(out) <= _FACTOR * n + _FRAME else _too_large(len(out), n)
 
@@ -476,6 +492,8 @@ def error_html(
     text: str,  # the text it was raised for
 ) -> str:
     "An error box: the message, the rule, and `text` marked at the error's position"
+    if not isinstance(e, URIError):
+        raise TypeError(f"e must be a URIError, not {type(e).__name__}")
     # RFC 1738 §6: a password is never shown, here either
     shown, pos = _hide_password(text, e.position or 0)
     where = (

@@ -19,6 +19,7 @@ from uri1630.errors import (
     _need_str,
     _bounded,
     _masked,
+    _mask_known,
     _visible,
     _same,
 )
@@ -260,7 +261,8 @@ def _shown_trace(
         return None
 
     def shown(direction: str, line: str) -> object:
-        return trace(direction, ServerText(line))
+        # RFC 1738 §6: the passwords the retrieval knows, masked (a server may echo one)
+        return trace(direction, ServerText(_mask_known(line)))
 
     return shown
 
@@ -539,15 +541,20 @@ def _hostport(proxy: str) -> tuple[str, Optional[int]]:
 # %% ../nbs/32a_transport.ipynb #565b8f53
 # RFC 1630 "HTTP": a gateway is a host and a port, read as a URL's are (RFC 1738 §3.1): the
 # grammar of `http://<host>:<port>`, never a login; only the host goes to the resolver
-def _gateway(proxy: object) -> Optional[tuple[str, int]]:
+def _gateway(
+    proxy: object,
+    name: str = "proxy",  # what the message calls it (`host` for a session's `host:port`)
+) -> Optional[tuple[str, int]]:
     "The `proxy` option, `'host:port'`, as `(host, port)`, read as a URL's host and port; or `None`"
     if proxy is None:
         return None
-    proxy = _need_str(proxy, "proxy")
-    shown = _masked("//" + proxy)[2:]  # RFC 1738 §6: a password is never shown
+    proxy = _need_str(proxy, name)
+    # RFC 1738 §6: a login is never shown: its password (after the user's first ':') as `***`
+    user, colon, _ = proxy[: max(0, proxy.rfind("@"))].partition(":")
+    shown = f"{user}:***{proxy[proxy.rfind('@') :]}" if colon else proxy
     if "@" in proxy:
         why = "a login (user:password@) is never sent to a gateway, nor to the resolver"
-        raise URISyntaxError(f"proxy must be 'host:port': {why}", shown, 0, "proxy")
+        raise URISyntaxError(f"{name} must be 'host:port': {why}", shown, 0, name)
     bad = next((i for i, ch in enumerate(proxy) if ch in "/?#"), None)
     if bad is not None:
         raise URISyntaxError("proxy must be 'host:port', with no path", shown, bad, "proxy")
@@ -561,6 +568,14 @@ def _gateway(proxy: object) -> Optional[tuple[str, int]]:
         raise URISyntaxError(f"proxy must be 'host:port': {why}", shown, 0, "hostnumber")
     _address(host, proxy)  # the checks of a host before it is looked up (a DNS name's labels)
     return (host, port)
+
+# %% ../nbs/32a_transport.ipynb #b2abc2f5
+# a session's host (`ftp_session`, `gopher_exchange`) is read as `proxy=`'s is: only a host resolves
+def _session_host(host: object) -> str:
+    "`host`, read by the host grammar of `proxy=`: a login refused (`URISyntaxError`, masked)"
+    host = _need_str(host, "host")
+    _gateway(f"{host}:0", "host")
+    return host
 
 # %% ../nbs/32a_transport.ipynb #20a1deed
 def _options(

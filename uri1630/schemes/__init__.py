@@ -8,6 +8,7 @@ __all__ = ['URL_CHARS', 'USER_CHARS', 'Source', 'split_url', 'SchemeURL', 'Gener
            'LoginRule', 'declare']
 
 # %% ../../nbs/09_specific_schemes.ipynb #6a8d9302
+import functools
 import re
 import threading
 from dataclasses import dataclass, field, fields
@@ -22,6 +23,9 @@ from uri1630.errors import (
     _need_str,
     _bounded,
     _login_split,
+    _mask_forms,
+    _secret_forms,
+    _password_spans,
     _masked,
 )
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, ALPHANUM2, ESCAPE_RE
@@ -170,6 +174,42 @@ def split_url(
         src = src._replace(fragment=src.check(h + 1, end, URL_CHARS, "fragmentid"))
     return src
 
+# %% ../../nbs/09_specific_schemes.ipynb #121745d4
+def _loose_forms(u: "SchemeURL") -> list[str]:
+    "The forms of the password of a login in `u.text` that no parse read (no `Secret` holds it)"
+    if "@" not in u.text or isinstance(getattr(u, "password", None), Secret):
+        return []
+    spans = _password_spans(u.text)
+    return [f for a, b in spans for f in _secret_forms(u.text[a:b], u.text[a:b]) if f != "***"]
+
+
+def _masking_repr(r: Callable[[Any], str]) -> Callable[[Any], str]:
+    "`r`, its result with the password of a login no parse read masked (RFC 1738 §6)"
+
+    def masked(self: "SchemeURL") -> str:
+        forms = _loose_forms(self)
+        return _mask_forms(_masked(r(self)), forms) if forms else r(self)
+
+    masked.__dict__["_masks"] = True
+    return functools.wraps(r)(masked)
+
+
+def _scheme_subclass(cls: type) -> None:
+    "Wrap the `repr` a class of `SchemeURL` defines (or `dataclass` writes) in `_masking_repr`"
+    r = cls.__dict__.get("__repr__")
+    if r is not None and not getattr(r, "_masks", False):
+        setattr(cls, "__repr__", _masking_repr(r))
+
+
+def _masked_str(u: "SchemeURL") -> str:
+    "`str(u)`: the text, a password of a login no parse read as `***`"
+    return _masked(u.text) if _loose_forms(u) else u.text
+
+
+def _reduce_ex(u: "SchemeURL", proto: Any) -> Any:
+    "A pickle of `u`: of the masked text where a login no parse read holds a password"
+    return (parse_url, (_masked(u.text),)) if _loose_forms(u) else object.__reduce_ex__(u, proto)
+
 # %% ../../nbs/09_specific_schemes.ipynb #9f30c443
 # every scheme object: immutable, hashable, equal when its parts are equal
 @dataclass(frozen=True, slots=True)
@@ -209,6 +249,14 @@ def _md_cell(v: object) -> str:
     if v == "":
         return "*void*"
     return f"`{_masked(v) if isinstance(v, str) else v!r}`"
+
+# %% ../../nbs/09_specific_schemes.ipynb #5e1c0a78
+# RFC 1738 §6: a password of a login no parse read is masked in `str`, `format`, pickle, and the
+# `repr` of every subclass (wrapped when the class is made: `dataclass` writes one for each)
+setattr(SchemeURL, "__str__", _masked_str)
+setattr(SchemeURL, "__format__", lambda self, spec: format(_masked_str(self), spec))
+setattr(SchemeURL, "__reduce_ex__", _reduce_ex)
+setattr(SchemeURL, "__init_subclass__", classmethod(_scheme_subclass))
 
 # %% ../../nbs/09_specific_schemes.ipynb #d04805c2
 # RFC 1738 §6: a login's password, in the parts of a URL whose parse read none (the generic syntax)
@@ -300,8 +348,12 @@ def parse_url(
 
 def _parse_slow(text: str, rfc: str = "1738") -> SchemeURL:
     "`parse_url` by the scheme's parser: every URL the fast path does not match (and every error)"
-    src = split_url(text, rfc)
-    obj = _parser(src.scheme)(src)
+    src = None
+    try:
+        src = split_url(text, rfc)
+        obj = _parser(src.scheme)(src)
+    except URIError as e:  # RFC 1738 §6: its text keeps no password
+        raise _starred(e, text, src) from None
     if not isinstance(obj, SchemeURL):
         why = f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL"
         raise TypeError(why)
@@ -310,6 +362,22 @@ def _parse_slow(text: str, rfc: str = "1738") -> SchemeURL:
 
 # encoding, a floor below, reads URLs of registered schemes with it (RFC 1738 §2.2)
 _set_url_reader(parse_url, GenericURL)
+
+# %% ../../nbs/09_specific_schemes.ipynb #4d78a983
+def _starred(e: URIError, text: str, src: Optional[Source]) -> URIError:
+    "`e`, the password of the login in its `text` written as `*` (as many: positions kept)"
+    if type(e.text) is not str or e.text != text:
+        return e
+    spans = _password_spans(text) if src is None else []
+    if src is not None and text.startswith("//", src.start, src.end):
+        j = text.find("/", src.start + 2, src.end)
+        at, c = _login_split(text, src.start + 2, src.end if j < 0 else j)
+        spans = [(c + 1, at)] if 0 <= c < at - 1 else []
+    for a, b in spans:
+        pw, e.text = text[a:b], e.text[:a] + "*" * (b - a) + e.text[b:]
+        e.message = e.message.replace(pw, "***")
+        e.args = (e.message,)
+    return e
 
 # %% ../../nbs/09_specific_schemes.ipynb #6c886baf
 def _run(chars: str) -> str:

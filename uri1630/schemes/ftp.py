@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Optional, Tuple
 if TYPE_CHECKING:
     from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, Secret, _bounded, _need_str
+from ..errors import _know, _knowing
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from ..grammar import RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
 from . import IPURL, Source, parse_login, parse_url, _login_text
@@ -351,9 +352,9 @@ def ftp_session(
 ) -> bytes:
     "Log in and run `commands` on one control connection; return the data of the transfer command"
     # the transport, imported on the first retrieval
-    from uri1630.transport import RetrievalError, _options
+    from uri1630.transport import RetrievalError, _session_host, _options
 
-    o = o or _options(f"ftp://{host}:{port}/", **kw)
+    o = o or _options(f"ftp://{_session_host(host)}:{port}/", **kw)
     if o.proxy:
         raise ValueError(
             "ftp_session talks to the server itself: for a gateway, use retrieve(url, proxy=...)"
@@ -365,7 +366,10 @@ def ftp_session(
     if secrets and o.trace is not None:  # a server that echoes it does not get it into the trace
         o = o._replace(trace=_masking(o.trace, secrets))
     try:
-        return _ftp_dialogue(host, port, commands, o)
+        with _knowing():  # RFC 1738 §6: masked in every message, however cut or quoted
+            for p in secrets:
+                _know(p)
+            return _ftp_dialogue(host, port, commands, o)
     # RFC 1738 §6: a server that echoes the password does not get it into a message (as the
     # message shows it: with its controls escaped)
     except RetrievalError as e:

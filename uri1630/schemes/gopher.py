@@ -449,10 +449,10 @@ def gopher_exchange(
     **kw: Any,
 ) -> bytes:
     "Send `request` to `host`:`port` and read the reply as item type `gtype` says"
-    from uri1630.transport import _options  # the transport, imported on the first retrieval
+    from uri1630.transport import _session_host, _options  # the transport, on the first retrieval
 
     request, gtype = _need_str(request, "request"), _need_str(gtype, "gtype")
-    o = o or _options(f"gopher://{host}:{port}/", **kw)
+    o = o or _options(f"gopher://{_session_host(host)}:{port}/", **kw)
     if o.proxy:
         why = "for a gateway, use retrieve(url, proxy=...)"
         raise ValueError(f"gopher_exchange talks to the server itself: {why}")
