@@ -143,6 +143,14 @@ def cmd_goals(a):
     pyperf.BenchmarkSuite(list(merged.values())).dump(str(OUT / 'this.json'), replace=True)
     rows, floor = goal_rows(per_round), floor_rows(per_round)
     print_goals(rows, floor)
+    missed = _failed(rows, _ceilings())
+    if missed:   # a busy machine moves one round by 2x: a miss must hold over twice the rounds, the same goal's alone
+        print(f"\n== confirming, in {a.rounds} more rounds of their own: {', '.join(missed)}")
+        more, _ = measure(a, [('this', str(ROOT))], missed)
+        for name, rounds in more.items():
+            per_round[name] = per_round.get(name, []) + rounds
+        rows = goal_rows(per_round)
+        print_goals([g for g in rows if g['op'] in missed], [])
     if a.write:
         stats = {n: dict(median_ns=b.median() * 1e9, mean_ns=b.mean() * 1e9,
                          stdev_ns=(b.stdev() * 1e9 if b.get_nvalue() > 1 else 0.0), values=b.get_nvalue(),
@@ -166,6 +174,12 @@ def _figure(g):
 def _ceilings(path=CEILINGS):
     "The open goals: operation -> {ceiling, why}; a goal not yet met may not get worse than its ceiling"
     return json.loads(path.read_text())['open'] if path.exists() else {}
+
+
+def _failed(rows, ceilings):
+    "The goals missed: not met, and not open under their ceiling"
+    return [g['op'] for g in rows if not g['ok'] and not (g['op'] in ceilings and
+                                                          _figure(g) <= ceilings[g['op']]['ceiling'])]
 
 
 def _judge(rows, ceilings, report=False):
