@@ -18,14 +18,7 @@ from uri1630 import URIError, retrieve, parse_url  # noqa: E402
 PW = "Hunter2Swordfish"
 
 
-def _ftp_echo(reply):
-    "An FTP server that asks for a password and answers PASS with `reply`"
-    def script(c, rec):
-        c.settimeout(5)
-        c.sendall(b"220 hi\r\n"); read_until(c)
-        c.sendall(b"331 pw\r\n"); rec.append(read_until(c))
-        c.sendall(reply)
-    return Misbehaving(script)
+from test_attack_round4 import _ftp_echo  # noqa: E402  (the echoing FTP server of round four)
 
 
 def _gateway(reason):
