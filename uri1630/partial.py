@@ -553,6 +553,7 @@ def resolve_steps(
 ) -> tuple[ResolutionStep, ...]:
     "The `ResolutionStep`s `resolve` takes, each with the RFC sentence it applies and its result"
     trace: list[ResolutionStep] = []
+    context, partial = _need_str(context, "context"), _need_str(partial, "partial")
     _resolve(context, partial, reading, trace)
     # RFC 1738 §6: the password of a login in the context or the partial, as RFC 1738 splits it
     # there (a '?' in it cuts it in the results: their reprs mask what is left of it, any form)

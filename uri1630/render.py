@@ -90,17 +90,29 @@ def _size(v: object) -> int:
     t = v if isinstance(v, str) else getattr(v, "text", None) if is_dataclass(v) else None
     return len(t) if isinstance(t, str) else 0
 
-
+# %% ../nbs/24b_render.ipynb #dcae880a
 def _in_proportion(*inputs: str) -> Callable[[_R], _R]:
     "A renderer whose HTML is at most `_FACTOR` times its `inputs` (parameter names) + `_FRAME`"
 
     def hold(render: _R) -> _R:
         sig = inspect.signature(render)
+        # its text parameters (`str`, or `Optional[str]`: `None` is "absent"): read at the door
+        texts = [
+            (p.name, "Optional" in str(p.annotation))
+            for p in sig.parameters.values()
+            if p.annotation in ("str", "Optional[str]", str, Optional[str])
+        ]
 
         @functools.wraps(render)
         def held(*a: Any, **k: Any) -> str:
-            out = render(*a, **k)
-            given = sig.bind_partial(*a, **k).arguments
+            bound = sig.bind(*a, **k)
+            given = bound.arguments
+            # a `str` subclass is read as its `str`, never through its methods; non-str: TypeError
+            for name, absent_ok in texts:
+                v = given.get(name)
+                if name in given and type(v) is not str and not (absent_ok and v is None):
+                    given[name] = _need_str(v, name)
+            out = render(*bound.args, **bound.kwargs)
             # RFC 1738 §6: the password of each login in a text it shows, in any form, cut or not
             out = _mask_forms(out, _html_forms(given.get(name) for name in inputs))
             n = sum(_size(given.get(name)) for name in inputs)
@@ -251,22 +263,33 @@ _RFC3986_SPLIT = re.compile(
 
 def _remove_dot_segments(path: str) -> str:
     "RFC 3986 §5.2.4, step by step"
+    # the input buffer is `path[i:]`: an index moves, no remainder is copied (linear time)
     out: list[str] = []
-    while path:
-        if path.startswith("../") or path.startswith("./"):
-            path = path[path.index("/") + 1 :]
-        elif path.startswith("/./") or path == "/.":
-            path = "/" + path[3:]
-        elif path.startswith("/../") or path == "/..":
-            path = "/" + path[4:]
+    i, n = 0, len(path)
+    while i < n:
+        if path.startswith("../", i):  # A
+            i += 3
+        elif path.startswith("./", i):
+            i += 2
+        elif path.startswith("/./", i):  # B: "/./" becomes "/"
+            i += 2
+        elif path.startswith("/.", i) and i + 2 == n:  # B: "/." ends it
+            out.append("/")
+            i = n
+        elif path.startswith("/../", i):  # C: "/../" becomes "/", the last output segment goes
+            i += 3
             del out[-1:]
-        elif path in (".", ".."):
-            path = ""
-        else:
-            j = path.find("/", 1)
-            j = len(path) if j < 0 else j
-            out.append(path[:j])
-            path = path[j:]
+        elif path.startswith("/..", i) and i + 3 == n:
+            del out[-1:]
+            out.append("/")
+            i = n
+        elif n - i <= 2 and path[i:] in (".", ".."):  # D
+            i = n
+        else:  # E: the first segment, its '/' included, to the output
+            j = path.find("/", i + 1)
+            j = n if j < 0 else j
+            out.append(path[i:j])
+            i = j
     return "".join(out)
 
 # %% ../nbs/24b_render.ipynb #72654521
@@ -359,6 +382,8 @@ def difference_kind(
     ours: str,  # RFC 1630's answer
 ) -> Optional[str]:
     "The kind (a key of `DIFFERENCE_KINDS`) of `answer`'s difference from `ours`, if one fits"
+    context, partial = _need_str(context, "context"), _need_str(partial, "partial")
+    answer, ours = _need_str(answer, "answer"), _need_str(ours, "ours")
     if answer == ours:
         return None
     return next((k for k, (_, _, t) in _KINDS.items() if _fits(t, partial, answer, ours)), None)

@@ -72,7 +72,8 @@ def free_port() -> int:
     "A TCP port on 127.0.0.1 that nobody listens on right now"
     with socket.socket() as s:
         s.bind((HOST, 0))
-        return int(s.getsockname()[1])
+        port: int = s.getsockname()[1]  # (host, port): the port is an int
+        return port
 
 # %% ../nbs/00b_testing.ipynb #c8e3b003
 class _Closing:

@@ -342,7 +342,10 @@ def parse_url(
 ) -> SchemeURL:
     "Parse `text` into the immutable object of its scheme's class (a `GenericURL` if unknown)"
     # the fast path: one regex match for a well-formed URL
-    f = _fast_fields(text) if rfc == "1738" and type(text) is str else None
+    # a `str` subclass is read as its `str` (never through its own methods): one boundary, here
+    if type(text) is not str or type(rfc) is not str:
+        text, rfc = _need_str(text, "text"), _need_str(rfc, "rfc")
+    f = _fast_fields(text) if rfc == "1738" else None
     return _parse_slow(text, rfc) if f is None else f[0](*f[1])
 
 
@@ -472,22 +475,23 @@ def url_record(
 ) -> tuple[URI, type[SchemeURL], tuple[Any, ...]]:
     "`parse(text)`, and `parse_url(text)` not yet built (its class and field values): one reading"
     # the field values in order: plain data, a password as written
-    if type(text) is str:
-        # RFC 1630's generic syntax, well formed: the scheme and the generic parts in one match
-        m = _record_re().match(text)
-        if m is not None:
-            g = m.groups()  # (scheme as written, path, search, fragment)
-            scheme, fast = _READERS.get(g[0]) or _reader(g[0])
-            if fast is _fast_generic:  # nothing more to read
-                return _new(URI, g), GenericURL, (text, scheme, g[1], g[2], g[3])
-            # the scheme's own fast reader goes on from the colon
-            f = fast and fast(text, scheme, m.end(1) + 1)
-            if f is not None:
-                return _new(URI, g), f[0], f[1]
-        else:
-            f = _fast_fields(text)
-            if f is not None:
-                return parse(text), f[0], f[1]
+    if type(text) is not str:  # a `str` subclass is read as its `str`; anything else: TypeError
+        text = _need_str(text, "text")
+    # RFC 1630's generic syntax, well formed: the scheme and the generic parts in one match
+    m = _record_re().match(text)
+    if m is not None:
+        g = m.groups()  # (scheme as written, path, search, fragment)
+        scheme, fast = _READERS.get(g[0]) or _reader(g[0])
+        if fast is _fast_generic:  # nothing more to read
+            return _new(URI, g), GenericURL, (text, scheme, g[1], g[2], g[3])
+        # the scheme's own fast reader goes on from the colon
+        f = fast and fast(text, scheme, m.end(1) + 1)
+        if f is not None:
+            return _new(URI, g), f[0], f[1]
+    else:
+        f = _fast_fields(text)
+        if f is not None:
+            return parse(text), f[0], f[1]
     obj = _parse_slow(text)
     return parse(text), type(obj), _getter(type(obj))(obj)
 

@@ -339,6 +339,20 @@ def _ftp_dialogue(host: str, port: int, commands: Sequence[str], o: "RetrievalOp
             pass
     return st["data"] if st["data"] is not None else b""
 
+# %% ../../nbs/11_ftp.ipynb #625f4439
+def _pass_secrets(commands: Sequence[str]) -> list[str]:
+    "The password of each `PASS` command, as sent and as a message shows it (controls escaped)"
+    secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == "PASS " and len(cmd) > 5]
+    return secrets + [v for v in map(_visible, secrets) if v not in secrets]
+
+
+def _unechoed(e: "RetrievalError", secrets: Sequence[str]) -> "RetrievalError":
+    "`e` again, each of `secrets` in its message written `***`"
+    msg = e.message
+    for p in secrets:
+        msg = msg.replace(p, "***")
+    return type(e)(msg, e.text, e.position, e.rule, e.status, e.command)
+
 # %% ../../nbs/11_ftp.ipynb #4d1536d0
 def ftp_session(
     host: str,  # the FTP server's host
@@ -361,8 +375,7 @@ def ftp_session(
         )
     commands = [_need_str(cmd, "command") for cmd in commands]  # each as the exact str it holds
     _check_commands(commands)
-    secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == "PASS " and len(cmd) > 5]
-    secrets += [v for v in map(_visible, secrets) if v not in secrets]  # as messages show it
+    secrets = _pass_secrets(commands)
     if secrets and o.trace is not None:  # a server that echoes it does not get it into the trace
         o = o._replace(trace=_masking(o.trace, secrets))
     try:
@@ -375,10 +388,7 @@ def ftp_session(
     except RetrievalError as e:
         if not any(p in e.message for p in secrets):
             raise
-        msg = e.message
-        for p in secrets:
-            msg = msg.replace(p, "***")
-        raise RetrievalError(msg, e.text, e.position, e.rule, e.status, e.command) from None
+        raise _unechoed(e, secrets) from None
 
 # %% ../../nbs/11_ftp.ipynb #ecd208e1
 def _retrieve_ftp(u: FtpURL, o: "RetrievalOptions") -> bytes:
