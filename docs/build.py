@@ -304,6 +304,11 @@ def ship_notebooks(out):
         (out / NOTEBOOKS / p.name).write_text(json.dumps(nb, indent=1, ensure_ascii=False))
 
 
+def _beside():
+    "{name: text} of the data files in nbs/ (a notebook reads them beside itself: 33_clients.json, the clients' run)"
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "nbs").glob("*.json"))}
+
+
 def lite_name(stem):
     "The notebook's name in the site's JupyterLite: its own name in nbs/ (the link and the contents use this one function)"
     return f"{stem}.ipynb"
@@ -386,7 +391,7 @@ def main(argv):
     except ValueError as e: sys.exit(f"[docs] FAILED: the navigation (docs/nav.py) and nbs/ disagree: {e}")
     if "--lite-only" in argv:   # rebuild only out/lite (the "Open as a notebook" notebooks), for work on them
         t = time.time()
-        mb = live.lite(out, WORK / "lite", [(lite_name(n), live.lite_notebook(json.loads((ROOT / "nbs" / f"{n}.ipynb").read_text())))
+        mb = live.lite(out, WORK / "lite", [(lite_name(n), live.lite_notebook(json.loads((ROOT / "nbs" / f"{n}.ipynb").read_text()), _beside()))
                                              for n in nav.order(ROOT / "nbs")])
         return log(f"JupyterLite ({mb:.0f} MB) in {time.time() - t:.0f}s")
     if "--reuse" in argv:   # re-render the notebooks executed by the last build (for work on the rendering)
@@ -408,7 +413,7 @@ def main(argv):
     t = time.time(); m = live.assets(out / "_static"); log(f"live runtime: Pyodide {m['pyodide']}, uri1630 wheel, fastcore in {time.time() - t:.0f}s")
     if LITE["built"]:
         t = time.time()
-        mb = live.lite(out, WORK / "lite", [(lite_name(n), live.lite_notebook(json.loads((ROOT / "nbs" / f"{n}.ipynb").read_text())))
+        mb = live.lite(out, WORK / "lite", [(lite_name(n), live.lite_notebook(json.loads((ROOT / "nbs" / f"{n}.ipynb").read_text()), _beside()))
                                              for n in order])
         log(f"JupyterLite ({mb:.0f} MB) in {time.time() - t:.0f}s")
     check_links(out)

@@ -460,9 +460,11 @@ def _names(src):
     return top, (top_uses - top) | (uses - bound)
 
 
-def lite_notebook(nb: dict) -> dict:
+def lite_notebook(nb: dict, beside: dict | None = None) -> dict:
     """A notebook for JupyterLite: nbdev's export lines out, the Pyodide kernel, a first cell installing uri1630 from
-    the site (and nbdev's show_doc, reduced); a cell that cannot run in a browser is marked `%%browser_skip why`"""
+    the site (and nbdev's show_doc, reduced); a cell that cannot run in a browser is marked `%%browser_skip why`;
+    `beside` ({file name: text}): the data files of nbs/ it reads beside itself, written there by the first cell when
+    the browser's file system lacks them (as it does without a service worker)"""
     nb = json.loads(json.dumps(nb))
     cells, skipped, tainted = [], set(), {}   # the names only cells skipped in the browser define; functions that need them
     for c in nb["cells"]:
@@ -492,6 +494,11 @@ def lite_notebook(nb: dict) -> dict:
     setup_src = LITE_SETUP
     if any(re.search(r"^\s*(from|import)\s+hypothesis\b", c["source"], re.M) for c in cells if c["cell_type"] == "code"):
         setup_src += LITE_HYPOTHESIS
+    code = "\n".join(c["source"] for c in cells if c["cell_type"] == "code")
+    for name, text in sorted((beside or {}).items()):   # only the files its code names
+        if name in code:
+            setup_src += (f"\n\nfrom pathlib import Path as _Path\nif not _Path({name!r}).exists():   # the data beside it in nbs/\n"
+                          f"    _Path({name!r}).write_text({text!r}, encoding='utf-8')")
     setup = {"cell_type": "code", "id": "u1630-lite-setup", "metadata": {"jupyter": {"source_hidden": True}},
              "outputs": [], "execution_count": None, "source": setup_src}
     nb["cells"] = [setup] + cells

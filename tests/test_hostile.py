@@ -294,13 +294,32 @@ def test_retrieval_memory_bound(make):
         peak = _peak(run)
     assert peak <= 4 * n, (make, peak / n)
 
+def test_menu_item_cost_is_measured():
+    "gopher._ITEM_COST, what retrieve_menu counts per item held besides its text, is at least what an item takes"
+    from uri1630.schemes.gopher import _ITEM_COST
+    for line in (b"0" + b"d" * 70 + b"\t/some/selector/of/thirty/chars\t127.0.0.1\t70\r\n", b"0a\t/b\th\t70\r\n",
+                 b"i\t\t\t0\r\n", b"1\x01x\t/s\th\t7070\t+\r\n",
+                 b"1\x01\t\t\t65535\r\n", b"1\x01x\t\x01\t\x02\t7070\t?\r\n", b"1\xff\t\t\t0\r\n"):   # the worst: a control kept raw
+        data, n = line * 20_000 + b".\r\n", 20_000
+        tracemalloc.start()
+        try:
+            items = parse_menu(data)
+            held = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        text = sum(len(i.display) + len(i.selector) + len(i.host) for i in items)
+        assert len(items) == n and (held - text) / n <= _ITEM_COST, (line, (held - text) / n)
+
+
 def test_menu_memory_bound():
-    "A 32 MiB menu of ordinary lines: the items, not copies of the reply, take the memory"
+    "A 32 MiB menu of ordinary lines: the items, not copies of the reply, take the memory (max_bytes allows them)"
     line = b"0" + b"d" * 70 + b"\t/some/selector/of/thirty/chars\t127.0.0.1\t70\r\n"
     n = 32 * MiB
     with _gopher(line * (n // len(line)) + b".\r\n") as m:
         got = []
-        peak = _peak(lambda: got.append(len(retrieve_menu(_url(m, "gopher", "1"), max_bytes=40 * MiB))))
+        # each item's overhead counts against max_bytes since #26, at the worst an item may take (560 octets:
+        # 153 MiB for these 287k items); the peak below is what they do take
+        peak = _peak(lambda: got.append(len(retrieve_menu(_url(m, "gopher", "1"), max_bytes=6 * n))))
     assert got == [n // len(line)]
     assert peak <= 4 * n, peak / n
     with _gopher(b"i\t\t\t0\r\n" * (2 * MiB // 7)) as m:   # the shortest lines, streamed without keeping them: constant memory
