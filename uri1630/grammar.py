@@ -365,6 +365,12 @@ def register_grammar(
     check: Callable[..., None],  # `check(text, partial)` returns None or raises `URISyntaxError`
 ) -> None:
     "Add a grammar to the registry `validate` consults"
+    # a name `validate` can be given: a non-empty str (a subclass read as its str); a callable check
+    name = _need_str(name, "name")
+    if not name:
+        raise ValueError("a grammar's name must not be empty")
+    if not callable(check):
+        raise TypeError(f"check must be callable, not {type(check).__name__}")
     GRAMMARS[name] = check
 
 

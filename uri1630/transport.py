@@ -563,10 +563,10 @@ def _gateway(
         raise URISyntaxError(
             "proxy must be 'host:port' with a port in 0-65535", shown, len(proxy), "port"
         )
-    if _misread(host):  # the checks a URL's host gets before it goes to a gateway
-        why = "its host is a number resolvers read in more than one way: write four decimal groups"
-        raise URISyntaxError(f"proxy must be 'host:port': {why}", shown, 0, "hostnumber")
-    _address(host, proxy)  # the checks of a host before it is looked up (a DNS name's labels)
+    # uri1630 connects to the gateway itself: its host is read as a URL's host is when uri1630
+    # connects to it (a host number in decimal, `010` is ten; a name a resolver would read as a
+    # number refused), not as the host of a URL the gateway resolves
+    _address(host, proxy)
     return (host, port)
 
 # %% ../nbs/32a_transport.ipynb #b2abc2f5
