@@ -1,7 +1,7 @@
 """Attacker's pass, round 5 (issue 26: the masking boundary, after round 4's fixes).
 
-Each test is marked xfail(strict=True) while its finding is open: it passes CI now and fails loudly once
-the finding is fixed (then drop the mark). Only 127.0.0.1 is contacted: one-shot servers from
+Each test was marked xfail(strict=True) while its finding was open; all six are fixed (round 5's fixes, #26)
+and the marks are gone. Only 127.0.0.1 is contacted: one-shot servers from
 tests/servers.Misbehaving play the FTP server or the HTTP gateway.
 """
 import pickle, sys
@@ -34,8 +34,6 @@ def _gateway(reason):
 # Round 4's finding 1 was fixed in parse_url: its URISyntaxError stars the password in `.text`. The same
 # URL given to `risks()` (or `split_url`) raises from another reader, whose `.text` keeps the URL in clear,
 # and `URIError.__reduce__` pickles `.text`: the password is in the pickle. `str(e)` masks (by pattern).
-@pytest.mark.xfail(strict=True, reason="attack round 5 (#26): risks()/split_url parse error .text and pickle "
-                   "carry the password, low-medium — open")
 @pytest.mark.parametrize("fn", ["risks", "split_url"])
 @pytest.mark.parametrize("url", [f" ftp://u:{PW}@h/x", f"\tftp://u:{PW}@h/x", f" ftp://u:{PW}@h/x%"])
 def test_risks_parse_error_text_and_pickle_carry_the_password(fn, url):
@@ -52,8 +50,6 @@ def test_risks_parse_error_text_and_pickle_carry_the_password(fn, url):
 # peer that echoes the password without its first character, or in a form not in the list (quote_plus's
 # `+` for a space, upper case), gets the rest of it into str(exception), the trace and `uri1630 get`'s
 # error line in clear: 15 of 16 characters for "the password minus its first character".
-@pytest.mark.xfail(strict=True, reason="attack round 5 (#26): a password echoed without its first character "
-                   "(or as quote_plus / upper case) is not masked, low-medium — open")
 @pytest.mark.parametrize("path", ["ftp", "gateway"])
 @pytest.mark.parametrize("written,echo,secret_part", [
     (PW, PW[1:], PW[1:]),                                   # the password minus its first character
@@ -81,8 +77,6 @@ def test_echoed_password_in_a_partial_form_is_not_masked(path, written, echo, se
 # `_mask_forms` masks a known form only when it has 4 characters or more. ftp_session replaces its own
 # PASS arguments whole, but the gateway path (`retrieve(ftp_url, proxy=...)`) has only the contextvar: a
 # gateway that echoes a 3-character password gets it into str(exception) and the trace in clear.
-@pytest.mark.xfail(strict=True, reason="attack round 5 (#26): a password under 4 characters echoed by a "
-                   "gateway is shown, low — open")
 @pytest.mark.parametrize("pw", ["x9Q", "Zk"])
 def test_gateway_echoing_a_short_password(pw):
     seen = []
@@ -100,8 +94,6 @@ def test_gateway_echoing_a_short_password(pw):
 # `from None`; `from None` only *suppresses* the context: `e.__context__` is still the first error, whose
 # message has the password in clear (anything that walks `__context__`: error reporters, `repr` of the
 # chain, an `exceptiongroup`, a debugger).
-@pytest.mark.xfail(strict=True, reason="attack round 5 (#26): ftp_session's masked error keeps the clear one "
-                   "in __context__, low — open")
 def test_ftp_short_password_kept_in_the_suppressed_context():
     pw = "x9Q"
     with _ftp_echo(b"530 wrong password <" + pw.encode() + b">\r\n") as m:
@@ -121,8 +113,6 @@ def test_ftp_short_password_kept_in_the_suppressed_context():
 # are skipped), and sends the password. uri1630 refuses them (RFC 1738 §3.1 needs `//`), and its error
 # message, level_html, resolution_html and parse_html quote the password in clear: the pattern mask looks
 # for `//user:password@` only; `uri1630 parse` prints it on stderr.
-@pytest.mark.xfail(strict=True, reason="attack round 5 (#26): a login WHATWG reads after ':/', ':///' or "
-                   "':\\\\' is shown by errors and renderers, low — open")
 @pytest.mark.parametrize("url", [f"ftp:/u:{PW}@h/x", f"ftp:///u:{PW}@h/x", f"ftp:\\\\u:{PW}@h/x"])
 def test_a_login_the_browser_reads_is_shown(url):
     from uri1630.render import level_html, parse_html, resolution_html
@@ -144,8 +134,6 @@ def test_a_login_the_browser_reads_is_shown(url):
 # no host at all (`authority` '@ab', userinfo/host/port None; its `authority_info()` raises, which is why
 # test_secrets' property skips it). `risks()` names nothing. No host is read, so no other host is reached:
 # a differential the invariant asks to be named, not a way to another host.
-@pytest.mark.xfail(strict=True, reason="attack round 5 (#26): empty login: rfc3986 reads no host, risks() "
-                   "names no host-differs, low — open")
 @pytest.mark.parametrize("url", ["ftp://@ab/x", "telnet://@ab/", "FTP://@allowed.example:21/x"])
 def test_empty_login_rfc3986_reads_no_host_unnamed(url):
     rfc3986 = pytest.importorskip("rfc3986")

@@ -6,10 +6,11 @@
 __all__ = ['URIError', 'URISyntaxError', 'URIEncodingError', 'Secret', 'ServerText']
 
 # %% ../nbs/00_errors.ipynb #debae04d
+import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Iterator, Optional, Sequence, Tuple, Union, cast
-from urllib.parse import quote, unquote_to_bytes
+from urllib.parse import quote, quote_plus, unquote_to_bytes
 
 # %% ../nbs/00_errors.ipynb #6ac00bab
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
@@ -21,19 +22,27 @@ def _login_split(t: str, i: int, j: int) -> Tuple[int, int]:
     return at, (t.find(":", i, at) if at >= 0 else -1)
 
 
+# where a login starts: after `//` (RFC 1738 §3.1), or after a WHATWG special scheme's colon and
+# any run of '/' and '\' (a browser reads `ftp:/u:pw@h/`, `ftp:\\u:pw@h/` as user `u`, password
+# `pw` and sends it: a message shows neither)
+_LOGIN_START = re.compile(
+    r"//|(?<![A-Za-z0-9+.\-])(?:[Ff][Tt][Pp]|[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?):[/\\]*"
+)
+
+
 def _password_spans(text: str) -> list[Tuple[int, int]]:
     "The `(start, end)` of the password of every `//user:password@` login in `text`"
-    # split as `parse_login` splits one (the login read to the first '/')
+    # split as `parse_login` splits one (the login read to the first '/'); one pass: linear
     out: list[Tuple[int, int]] = []
-    k = text.find("//")
-    while k >= 0:
-        i = k + 2
+    m = _LOGIN_START.search(text)
+    while m is not None:
+        i = m.end()
         j = text.find("/", i)
         j = len(text) if j < 0 else j
         at, c = _login_split(text, i, j)
         if c >= 0 and c + 1 < at:
             out.append((c + 1, at))
-        k = text.find("//", j)
+        m = _LOGIN_START.search(text, max(j, i))
     return out
 
 # %% ../nbs/00_errors.ipynb #b994dc8e
@@ -56,6 +65,15 @@ def _hide_password(text: str, position: int) -> Tuple[str, int]:
             else moved + 3 - (b - a)
         )
     return "".join(out) + text[last:], moved
+
+
+def _starred_logins(text: str) -> str:
+    "`text` with the password of each login as that many `*` (positions kept: an error's `.text`)"
+    out, last = [], 0
+    for a, b in _password_spans(text):
+        out += [text[last:a], "*" * (b - a)]
+        last = b
+    return "".join(out) + text[last:] if out else text
 
 
 def _masked(text: str) -> str:
@@ -132,9 +150,12 @@ def _secret_forms(clear: str, written: Optional[str] = None) -> list[str]:
     raw = unquote_to_bytes(written) if written else clear.encode("latin-1", "replace")
     forms = {clear, written or clear, _visible(clear), raw.decode("latin-1"), repr(raw)[2:-1]}
     forms |= {repr(clear)[1:-1], quote(clear, safe=""), quote(clear, safe="").lower()}
+    forms |= {quote_plus(clear, safe=""), clear.upper(), clear.lower()}  # a form's, a shouting echo
     forms |= {f.replace("\\", "\\\\") for f in list(forms)}  # a repr of a repr: doubled
     # what follows an octet a peer may show in yet another way (not printable ASCII)
     forms |= {clear[i:] for i in range(1, len(clear)) if not " " <= clear[i - 1] <= "~"}
+    # cut at the start too: every tail of 4 characters or more (a prefix of one is any cut)
+    forms |= {f[i:] for f in list(forms) for i in range(1, len(f) - 3)}
     return sorted((f for f in forms if f), key=len, reverse=True)
 
 
@@ -155,27 +176,30 @@ def _knowing() -> Iterator[None]:
         _KNOWN.reset(token)
 
 # %% ../nbs/00_errors.ipynb #87892f2e
-def _mask_forms(text: str, forms: Sequence[str], star: bool = False) -> str:
+def _mask_forms(text: str, forms: Sequence[str], star: bool = False, least: int = 4) -> str:
     "`text` with each of `forms`, and each prefix of one of 4 characters or more, masked"
-    # `star`: the same number of `*` (positions kept); else `***`
+    # `star`: the same number of `*` (positions kept); else `***`; a form shorter than 4 but of
+    # `least` characters or more is masked whole (a message's own words may hold it: masked too)
     for f in forms:
-        i = text.find(f[:4]) if len(f) >= 4 else -1
+        k = min(4, len(f))
+        i = text.find(f[:k]) if k >= least else -1
         out, last = [], 0
         while i >= 0:
-            j = 4  # the prefix the text holds: a cut inside the password leaves it
+            j = k  # the prefix the text holds: a cut inside the password leaves it
             while j < len(f) and i + j < len(text) and text[i + j] == f[j]:
                 j += 1
             out += [text[last:i], "*" * j if star else "***"]
             last = i + j
-            i = text.find(f[:4], last)
+            i = text.find(f[:k], last)
         text = "".join(out) + text[last:] if out else text
     return text
 
 
 def _mask_known(text: Any, star: bool = False) -> Any:
-    "`text` with every form of the running retrieval's passwords masked (not a `str`: as it is)"
+    "`text` with every form of the running retrieval's passwords masked (not a `str`: as is)"
     known = _KNOWN.get()
-    return _mask_forms(text, known, star) if known and isinstance(text, str) else text
+    # a retrieval's passwords of 2 or 3 characters too: what it knows is a password
+    return _mask_forms(text, known, star, least=2) if known and isinstance(text, str) else text
 
 # %% ../nbs/00_errors.ipynb #80a8cabb
 def _description(
@@ -212,6 +236,9 @@ class URIError(ValueError):
         # RFC 1738 §6: the passwords the running retrieval knows, in any form, cut or not: masked
         # here, where every message is built (the text with as many `*`: positions kept)
         message, text = _mask_known(message), _mask_known(text, star=True)
+        # and the password of each login the text holds, whichever reader raised: as many `*`
+        if isinstance(text, str) and "@" in text:
+            text = _starred_logins(text)
         self.message, self.text, self.position, self.rule = message, text, position, rule
         super().__init__(message)
 

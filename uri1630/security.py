@@ -183,6 +183,22 @@ def _rfc3986_login(t: str, i: int, end: int) -> tuple[tuple[int, int], ...]:
     return user, (hs, k if c < 0 else c), (c + 1, k) if c >= 0 else (-1, -1)
 
 # %% ../nbs/25_security.ipynb #80e7f7cb
+def _empty_login_risks(
+    src: Source, url: SchemeURL, login: Optional[tuple[int, int, int]]
+) -> Tuple[Risk, ...]:
+    "An empty login (`//@host`): one RFC 3986 reader (the rfc3986 package) reads no host at all"
+    if login is None or login[1] != login[0]:
+        return ()
+    detail = (
+        f"an empty login ('@' with no user): RFC 1738 reads host "
+        f'{getattr(url, "host", "")!r} (§5: user = *[ uchar | ";" | "?" | "&" | "=" ] may '
+        "be void), as urllib.parse and browsers do, but the rfc3986 package reads no host (its "
+        "authority is '@' and the rest): a program that checks the host with one reader and "
+        "connects with another has checked nothing"
+    )
+    return (Risk("host-differs", login[1], detail),)
+
+# %% ../nbs/25_security.ipynb #057c085c
 def _differs_risks(
     src: Source, url: SchemeURL, login: Optional[tuple[int, int, int]]
 ) -> Tuple[Risk, ...]:
@@ -229,6 +245,7 @@ def _common(
         + _control_risks(src, syntax)
         + _password_risks(src, url, login)
         + _differs_risks(src, url, login)
+        + _empty_login_risks(src, url, login)
     )
 
 # %% ../nbs/25_security.ipynb #8a4cdd90

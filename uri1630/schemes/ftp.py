@@ -388,7 +388,9 @@ def ftp_session(
     except RetrievalError as e:
         if not any(p in e.message for p in secrets):
             raise
-        raise _unechoed(e, secrets) from None
+        masked = _unechoed(e, secrets)
+    # raised outside the handler: the error with the password is not its `__context__` either
+    raise masked
 
 # %% ../../nbs/11_ftp.ipynb #ecd208e1
 def _retrieve_ftp(u: FtpURL, o: "RetrievalOptions") -> bytes:
