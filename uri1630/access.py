@@ -8,7 +8,8 @@ __all__ = ['retrieve', 'register_retrieval', 'NO_RETRIEVAL']
 # %% ../nbs/32_retrieval.ipynb #bb05709d
 import socket
 from typing import Any, Optional, Callable, NoReturn
-from .errors import URIError, Secret, _know, _knowing
+from .errors import URIError, Secret, _know, _knowing, _password_spans
+from urllib.parse import unquote
 from .transport import DEFAULT_TOTAL_TIMEOUT, DEFAULT_MAX_BYTES, ANONYMOUS_EMAIL
 from .transport import RetrievalOptions, _Ready, _mask_password, _options, _set_dispatcher
 from .schemes import parse_url, split_url, SchemeURL, Source, SCHEME_ENTRIES
@@ -122,6 +123,10 @@ def _dispatch(
 ) -> tuple[SchemeURL, Callable[[Any, RetrievalOptions], bytes]]:
     "Parse and check `url`, and choose what fetches it: its scheme's algorithm, or the gateway"
     # the gateway after the same checks
+    # RFC 1738 §6: the password of every login the text holds (as a browser reads it too: a generic
+    # scheme's, one after a special scheme's ':/') is masked in every message from here on
+    for a, b in _password_spans(url) if "@" in url else ():
+        _know(unquote(url[a:b], encoding="latin-1"), url[a:b])
     u = _prepare(url, o)
     # RFC 1738 §6: its password is masked in every message and trace line from here on
     pw = getattr(u, "password", None)

@@ -18,6 +18,7 @@ import stat
 import sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
 from .errors import URIError, Secret, _hide_password, _masked, _need_str, _password_spans
+from .errors import _mask_forms, _secret_forms
 from .errors import _visible
 from .syntax import URI, parse, _new
 from .grammar import GRAMMARS, validate
@@ -320,11 +321,18 @@ def _shown(d: dict[str, Any]) -> dict[str, Any]:
     # (the generic path quotes it): the generic parts of the whole text masked, as a password
     # may hold a '?', which splits the generic path and search
     text = str(_new(URI, tuple(d[k] for k in URI._fields)))
-    if "@" in text:
-        d = {**d, **parse(_masked(text))._asdict()}
+    if "@" not in text:
+        return d
+    d = {**d, **parse(_masked(text))._asdict()}
+    # and each password of the text (as a browser reads it too) in every part that holds it
+    forms = [f for a, b in _password_spans(text) for f in _secret_forms(text[a:b], text[a:b])]
     return {
         k: (
-            "***" if k == "password" and v else _masked(v) if isinstance(v, str) and "@" in v else v
+            "***"
+            if k == "password" and v
+            else _mask_forms(_masked(v), forms)
+            if isinstance(v, str) and "@" in v
+            else v
         )
         for k, v in d.items()
     }
@@ -518,8 +526,12 @@ def _cmd_resolve(a: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
                 bad += 1
                 print(_label(a.cmd, f"argument {n}") + str(e), file=err)
                 continue
+            # the steps explain, they are not data: each password of the texts masked (RFC 1738 §6)
+            texts = (_text(a.context, a.encoding), _text(p, a.encoding))
+            hide = [f for t in texts for x, y in _password_spans(t) for f in _secret_forms(t[x:y])]
             shown = (
-                f"{i}. {s.rule}: {s.result}\n     {s.detail}\n" for i, s in enumerate(steps, 1)
+                _mask_forms(f"{i}. {s.rule}: {s.result}\n     {s.detail}\n", hide)
+                for i, s in enumerate(steps, 1)
             )
             out.write("".join(shown))
         return BAD if bad else OK

@@ -33,6 +33,11 @@ _LOGIN_START = re.compile(
 def _password_spans(text: str) -> list[Tuple[int, int]]:
     "The `(start, end)` of the password of every `//user:password@` login in `text`"
     # split as `parse_login` splits one (the login read to the first '/'); one pass: linear
+    if "\t" in text or "\n" in text or "\r" in text:  # a browser (and urllib) drops them first
+        kept = [i for i, ch in enumerate(text) if ch not in "\t\n\r"]
+        return [
+            (kept[a], kept[b - 1] + 1) for a, b in _password_spans("".join(text[i] for i in kept))
+        ]
     out: list[Tuple[int, int]] = []
     m = _LOGIN_START.search(text)
     while m is not None:
@@ -154,9 +159,15 @@ def _secret_forms(clear: str, written: Optional[str] = None) -> list[str]:
     forms |= {f.replace("\\", "\\\\") for f in list(forms)}  # a repr of a repr: doubled
     # what follows an octet a peer may show in yet another way (not printable ASCII)
     forms |= {clear[i:] for i in range(1, len(clear)) if not " " <= clear[i - 1] <= "~"}
-    # cut at the start too: every tail of 4 characters or more (a prefix of one is any cut)
-    forms |= {f[i:] for f in list(forms) for i in range(1, len(f) - 3)}
-    return sorted((f for f in forms if f), key=len, reverse=True)
+    # cut at the start too, by up to 3 characters, masked whole (a cut at the end is any prefix of
+    # 4 or more; both cuts at once would mask any 4 letters of it, in the message's own words too):
+    # a few tails a form, so the forms stay linear in the password's length
+    tails = {_Whole(f[i:]) for f in forms for i in range(1, 4) if len(f) - i >= 4} - forms
+    return sorted((f for f in forms | tails if f), key=len, reverse=True)
+
+
+class _Whole(str):
+    "A form of a password masked only where it stands whole (a tail of it: cut at its start)"
 
 
 def _know(clear: object, written: Optional[str] = None) -> None:
@@ -176,25 +187,46 @@ def _knowing() -> Iterator[None]:
         _KNOWN.reset(token)
 
 # %% ../nbs/00_errors.ipynb #87892f2e
+def _alone(text: str, i: int, j: int) -> bool:
+    "Whether `text[i:j]` is not part of a longer word (no letter or digit on either side)"
+    return (i == 0 or not text[i - 1].isalnum()) and (j >= len(text) or not text[j].isalnum())
+
+
 def _mask_forms(text: str, forms: Sequence[str], star: bool = False, least: int = 4) -> str:
     "`text` with each of `forms`, and each prefix of one of 4 characters or more, masked"
-    # `star`: the same number of `*` (positions kept); else `***`; a form shorter than 4 but of
-    # `least` characters or more is masked whole (a message's own words may hold it: masked too)
+    # `star`: the same number of `*` (positions kept); else `***` a run; a form shorter than 4 but
+    # of `least` characters or more is masked whole where it stands as a word of its own (inside a
+    # message's own words, masking it would tell what it is); every form is looked for in the text
+    # as given, and the union of what they find is masked (one form's cut does not hide another's)
+    spans: list[Tuple[int, int]] = []
     for f in forms:
-        k = min(4, len(f))
+        k = len(f) if type(f) is _Whole else min(4, len(f))
         i = text.find(f[:k]) if k >= least else -1
-        out, last = [], 0
         while i >= 0:
+            if k < 4 and not _alone(text, i, i + k):
+                i = text.find(f[:k], i + 1)
+                continue
             j = k  # the prefix the text holds: a cut inside the password leaves it
             while j < len(f) and i + j < len(text) and text[i + j] == f[j]:
                 j += 1
-            out += [text[last:i], "*" * j if star else "***"]
-            last = i + j
-            i = text.find(f[:k], last)
-        text = "".join(out) + text[last:] if out else text
-    return text
+            spans.append((i, i + j))
+            i = text.find(f[:k], i + j)
+    if not spans:
+        return text
+    out: list[str] = []
+    last = 0
+    for a, b in sorted(spans):
+        if b <= last:
+            continue
+        a = max(a, last)
+        if a > last or not out:
+            out += [text[last:a], "*" * (b - a) if star else "***"]
+        elif star:
+            out[-1] += "*" * (b - a)
+        last = b
+    return "".join(out) + text[last:]
 
-
+# %% ../nbs/00_errors.ipynb #56d63799
 def _mask_known(text: Any, star: bool = False) -> Any:
     "`text` with every form of the running retrieval's passwords masked (not a `str`: as is)"
     known = _KNOWN.get()

@@ -7,6 +7,7 @@ __all__ = ['COLOURS', 'BACKGROUNDS', 'DIFFERENCE_KINDS', 'DERIVED', 'level_html'
            'difference_kind', 'resolution_html', 'marked_html', 'error_html', 'parts_html', 'parse_html']
 
 # %% ../nbs/24b_render.ipynb #6606e878
+import bisect
 import html
 import functools
 import inspect
@@ -177,8 +178,12 @@ def _unmasked(uri: str, changes: Any) -> Any:
     if not spans:
         return changes
     out = []
+    starts = [
+        a for a, _ in spans
+    ]  # in text order, apart: the span a position falls in, by bisection
     for c in changes:
-        a = next((a for a, b in spans if a <= c.position < b), None)
+        k = bisect.bisect_right(starts, c.position) - 1
+        a = spans[k][0] if k >= 0 and c.position < spans[k][1] else None
         if a is None:
             out.append(c)
         elif a == c.position:  # the first unit of a password stands for it

@@ -189,12 +189,14 @@ def _empty_login_risks(
     "An empty login (`//@host`): one RFC 3986 reader (the rfc3986 package) reads no host at all"
     if login is None or login[1] != login[0]:
         return ()
+    host = getattr(url, "host", "")
     detail = (
-        f"an empty login ('@' with no user): RFC 1738 reads host "
-        f'{getattr(url, "host", "")!r} (§5: user = *[ uchar | ";" | "?" | "&" | "=" ] may '
-        "be void), as urllib.parse and browsers do, but the rfc3986 package reads no host (its "
-        "authority is '@' and the rest): a program that checks the host with one reader and "
-        "connects with another has checked nothing"
+        "an empty login ('@' with no user): the rfc3986 package reads no host (host=None: "
+        f"its authority is '@' and the rest); urllib.parse reads host={host.lower()!r}, as "
+        "browsers do; "
+        f'RFC 1738 reads host={host!r} (§5: user = *[ uchar | ";" | "?" | "&" | "=" ] may be '
+        "void): a program that checks the host with one reader and connects with another has "
+        "checked nothing"
     )
     return (Risk("host-differs", login[1], detail),)
 

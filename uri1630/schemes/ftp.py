@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Optional, Tuple
 if TYPE_CHECKING:
     from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 from ..errors import URIError, URISyntaxError, Secret, _bounded, _need_str
-from ..errors import _know, _knowing
+from ..errors import _know, _knowing, _mask_forms
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from ..grammar import RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
 from . import IPURL, Source, parse_login, parse_url, _login_text
@@ -165,7 +165,7 @@ from typing import TYPE_CHECKING, Callable, Sequence, TypedDict
 from ..errors import ServerText, _visible
 
 if TYPE_CHECKING:
-    from uri1630.transport import _Conn, RetrievalOptions
+    from uri1630.transport import _Conn, RetrievalError, RetrievalOptions
 
 # %% ../../nbs/11_ftp.ipynb #9bb5bda5
 _REPLY_RE = re.compile(rb"(\d{3})([ -])")
@@ -313,9 +313,7 @@ def _masking(
     "`trace`, each of `secrets` shown as `***` in the lines it is given (RFC 1738 §6)"
 
     def masked(direction: str, line: str) -> object:
-        shown = line
-        for p in secrets:
-            shown = shown.replace(p, "***")
+        shown = _mask_forms(line, secrets, least=1)  # a short one where it stands alone
         # still server text: escaped already, so wrapping it again changes nothing else
         return trace(direction, ServerText(shown) if isinstance(line, ServerText) else shown)
 
@@ -348,9 +346,7 @@ def _pass_secrets(commands: Sequence[str]) -> list[str]:
 
 def _unechoed(e: "RetrievalError", secrets: Sequence[str]) -> "RetrievalError":
     "`e` again, each of `secrets` in its message written `***`"
-    msg = e.message
-    for p in secrets:
-        msg = msg.replace(p, "***")
+    msg = _mask_forms(e.message, secrets, least=1)  # a short one where it stands alone
     return type(e)(msg, e.text, e.position, e.rule, e.status, e.command)
 
 # %% ../../nbs/11_ftp.ipynb #4d1536d0

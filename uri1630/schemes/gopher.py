@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Optional, cast
 
 if TYPE_CHECKING:
     from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError, _bounded, _masked
+import codecs
+from ..errors import URIError, URISyntaxError, URIEncodingError, _bounded, _masked, _need_str
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from ..grammar import RFC1738_SAFE, RFC1738_EXTRA, RFC1738_RESERVED
 from . import IPURL, Source, parse_login, parse_url, URL_CHARS
@@ -176,7 +177,7 @@ def _ask_lines(url: GopherURL) -> str:
 # %% ../../nbs/12_gopher.ipynb #ddd66bb5
 import re
 from typing import Callable, NamedTuple, Iterable, Iterator, TYPE_CHECKING
-from ..errors import URIEncodingError, ServerText, _need_str
+from ..errors import ServerText
 from ..encoding import escape
 
 if TYPE_CHECKING:
@@ -382,9 +383,18 @@ def parse_menu(
     "The `MenuItem`s of a gopher menu, one per `type display TAB selector TAB host TAB port` line"
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"data must be bytes, not {type(data).__name__}")
+    # a text encoding Python knows (`ValueError`, as `escape`'s), never a codec's own LookupError
+    try:
+        if not codecs.lookup(_need_str(encoding, "encoding"))._is_text_encoding:
+            raise LookupError
+    except LookupError:
+        raise ValueError(f"unknown text encoding {encoding!r}") from None
     # LF only: never \x85, \x1c, …
     lines = (m.group() for m in re.finditer(rb"[^\n]*+\n|[^\n]++\Z", data))
-    return tuple(_menu_items(lines, encoding))
+    try:
+        return tuple(_menu_items(lines, encoding))
+    except UnicodeError as e:  # a codec's own (punycode's is no UnicodeDecodeError)
+        raise URIEncodingError(f"the menu is not {encoding}: {e}", None, None, "menu") from None
 
 # %% ../../nbs/12_gopher.ipynb #4e88e33a
 def _gopher_plus_body(c: "_Conn", command: str) -> bytes:
