@@ -191,6 +191,21 @@ def _alone(text: str, i: int, j: int) -> bool:
     "Whether `text[i:j]` is not part of a longer word (no letter or digit on either side)"
     return (i == 0 or not text[i - 1].isalnum()) and (j >= len(text) or not text[j].isalnum())
 
+# %% ../nbs/00_errors.ipynb #1505a65f
+def _form_spans(text: str, f: str, least: int) -> Iterator[Tuple[int, int]]:
+    "Where `f` stands in `text`: each `(start, end)` of a prefix of 4 or more (of all, if shorter)"
+    k = len(f) if type(f) is _Whole else min(4, len(f))
+    i = text.find(f[:k]) if k >= least else -1
+    while i >= 0:
+        if k < 4 and not _alone(text, i, i + k):
+            i = text.find(f[:k], i + 1)
+            continue
+        j = k  # the prefix the text holds: a cut inside the password leaves it
+        while j < len(f) and i + j < len(text) and text[i + j] == f[j]:
+            j += 1
+        yield i, i + j
+        i = text.find(f[:k], i + j)
+
 
 def _mask_forms(text: str, forms: Sequence[str], star: bool = False, least: int = 4) -> str:
     "`text` with each of `forms`, and each prefix of one of 4 characters or more, masked"
@@ -198,24 +213,12 @@ def _mask_forms(text: str, forms: Sequence[str], star: bool = False, least: int 
     # of `least` characters or more is masked whole where it stands as a word of its own (inside a
     # message's own words, masking it would tell what it is); every form is looked for in the text
     # as given, and the union of what they find is masked (one form's cut does not hide another's)
-    spans: list[Tuple[int, int]] = []
-    for f in forms:
-        k = len(f) if type(f) is _Whole else min(4, len(f))
-        i = text.find(f[:k]) if k >= least else -1
-        while i >= 0:
-            if k < 4 and not _alone(text, i, i + k):
-                i = text.find(f[:k], i + 1)
-                continue
-            j = k  # the prefix the text holds: a cut inside the password leaves it
-            while j < len(f) and i + j < len(text) and text[i + j] == f[j]:
-                j += 1
-            spans.append((i, i + j))
-            i = text.find(f[:k], i + j)
+    spans = sorted(s for f in forms for s in _form_spans(text, f, least))
     if not spans:
         return text
     out: list[str] = []
     last = 0
-    for a, b in sorted(spans):
+    for a, b in spans:
         if b <= last:
             continue
         a = max(a, last)
