@@ -18,7 +18,7 @@ import stat
 import sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
 from .errors import URIError, Secret, _hide_password, _masked, _need_str, _password_spans
-from .errors import _mask_forms, _secret_forms
+from .errors import _mask_forms, _login_forms
 from .errors import _visible
 from .syntax import URI, parse, _new
 from .grammar import GRAMMARS, validate
@@ -325,7 +325,7 @@ def _shown(d: dict[str, Any]) -> dict[str, Any]:
         return d
     d = {**d, **parse(_masked(text))._asdict()}
     # and each password of the text (as a browser reads it too) in every part that holds it
-    forms = [f for a, b in _password_spans(text) for f in _secret_forms(text[a:b], text[a:b])]
+    forms = _login_forms(text)
     return {
         k: (
             "***"
@@ -528,7 +528,7 @@ def _cmd_resolve(a: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
                 continue
             # the steps explain, they are not data: each password of the texts masked (RFC 1738 §6)
             texts = (_text(a.context, a.encoding), _text(p, a.encoding))
-            hide = [f for t in texts for x, y in _password_spans(t) for f in _secret_forms(t[x:y])]
+            hide = _login_forms(*texts)
             shown = (
                 _mask_forms(f"{i}. {s.rule}: {s.result}\n     {s.detail}\n", hide)
                 for i, s in enumerate(steps, 1)

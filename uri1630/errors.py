@@ -169,6 +169,11 @@ def _secret_forms(clear: str, written: Optional[str] = None) -> list[str]:
 class _Whole(str):
     "A form of a password masked only where it stands whole (a tail of it: cut at its start)"
 
+# %% ../nbs/00_errors.ipynb #f5ca657b
+def _login_forms(*texts: str) -> list[str]:
+    "Every form a message may show the password of each login in `texts` in (`_secret_forms`)"
+    return [f for t in texts for a, b in _password_spans(t) for f in _secret_forms(t[a:b])]
+
 
 def _know(clear: object, written: Optional[str] = None) -> None:
     "Register a password in the running retrieval's context (nothing outside one)"

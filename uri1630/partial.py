@@ -11,7 +11,7 @@ import re
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional
 from .errors import URISyntaxError, _need_str, _masked
-from .errors import _mask_forms, _password_spans, _secret_forms
+from .errors import _mask_forms, _login_forms
 from .syntax import parse, _split, _LETTERS
 
 # %% ../nbs/07_partial_form.ipynb #4676924d
@@ -557,9 +557,7 @@ def resolve_steps(
     _resolve(context, partial, reading, trace)
     # RFC 1738 §6: the password of a login in the context or the partial, as RFC 1738 splits it
     # there (a '?' in it cuts it in the results: their reprs mask what is left of it, any form)
-    hide = [
-        f for t in (context, partial) for a, b in _password_spans(t) for f in _secret_forms(t[a:b])
-    ]
+    hide = _login_forms(context, partial)
     return tuple(_MaskedStep.of(s, hide) for s in trace) if hide else tuple(trace)
 
 # %% ../nbs/07_partial_form.ipynb #75edf1ff
