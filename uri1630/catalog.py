@@ -64,6 +64,9 @@ class SchemeEntry(NamedTuple):
     # (key, meaning) of each key its class adds to `parse --json` that the CLI's `SCHEME_FIELDS`
     # does not describe (a scheme from neither RFC describes its own)
     json_keys: tuple[tuple[str, str], ...] = ()
+    # a URL of the scheme as written (the RFCs' own where they give one): what the tables that
+    # show each scheme (the CLI's `parse --json` keys) parse
+    example: Optional[str] = None
 
 # %% ../nbs/09a_scheme_records.ipynb #bc9b85b8
 # RFC 1738 §6: one hazard found in a URL

@@ -314,6 +314,7 @@ def _bnf_rfc1738(
 declare(
     {
         "file": SchemeEntry(
+            example="file://localhost/etc/motd",
             parser=_parse_file,
             fast=_fast_file,
             retrieval=_retrieve_file,

@@ -454,6 +454,7 @@ def _bnf_rfc1738(
 declare(
     {
         "ftp": SchemeEntry(
+            example="ftp://myname@host.dom/%2Fetc/motd;type=a",
             parser=_parse_ftp,
             default_port=21,
             login=_LOGIN,  # RFC 1738 §3.2: port 21

@@ -115,6 +115,7 @@ declare(
     {
         # RFC 1738 §3.7: port 119; group is news's
         "nntp": SchemeEntry(
+            example="nntp://news.cern.ch/comp.infosystems.www/1234",
             parser=_parse_nntp,
             default_port=119,
             login=_LOGIN,
@@ -127,9 +128,11 @@ declare(
             ),
         ),
         "x500": SchemeEntry(
+            example="x500:/c=GB/o=UCL/cn=Steve%20Kille",
             no_retrieval='is "a subject for study" (RFC 1630, "Schemes for Further Study")'
         ),
         "whois": SchemeEntry(
+            example="whois://whois.dom/handle",
             no_retrieval='is "a subject for further study" (RFC 1630, "Schemes for Further Study")'
         ),
     }

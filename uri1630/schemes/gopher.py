@@ -631,6 +631,7 @@ def _bnf_rfc1738(
 declare(
     {
         "gopher": SchemeEntry(
+            example="gopher://gopher.micro.umn.edu:70/00/Info%09search",
             parser=_parse_gopher,
             default_port=70,
             login=_LOGIN,  # RFC 1738 §3.4: port 70

@@ -352,6 +352,7 @@ def _bnf_rfc1738(
 declare(
     {
         "http": SchemeEntry(
+            example="http://info.cern.ch/albert/bertram/marie-claude?dobbins#andy",
             parser=_parse_http,
             fast=_fast_http,
             default_port=80,

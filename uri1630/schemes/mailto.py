@@ -84,6 +84,7 @@ def _bnf_rfc1738(
 declare(
     {
         "mailto": SchemeEntry(
+            example="mailto:timbl@info.cern.ch",
             parser=_parse_mailto,
             rfc1630=_bnf_rfc1630,
             rfc1738=_bnf_rfc1738,

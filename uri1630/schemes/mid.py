@@ -83,6 +83,7 @@ def _bnf_rfc1630(
 declare(
     {
         "mid": SchemeEntry(
+            example="mid:1234@info.cern.ch",
             parser=_parse_mid,
             rfc1630=_bnf_rfc1630,
             no_retrieval=(
@@ -92,6 +93,7 @@ declare(
             no_gateway=True,
         ),
         "cid": SchemeEntry(
+            example="cid:part1@info.cern.ch",
             parser=_parse_cid,
             rfc1630=_bnf_rfc1630,
             no_retrieval=(

@@ -119,6 +119,7 @@ def _bnf_rfc1738(
 declare(
     {
         "news": SchemeEntry(
+            example="news:comp.infosystems.www",
             parser=_parse_news,
             rfc1630=_bnf_rfc1630,
             rfc1738=_bnf_rfc1738,

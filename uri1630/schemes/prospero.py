@@ -166,6 +166,7 @@ def _bnf_rfc1738(
 declare(
     {
         "prospero": SchemeEntry(
+            example="prospero://host.dom/x;a=b",
             parser=_parse_prospero,
             # RFC 1738 §3.11: port 1525
             default_port=1525,

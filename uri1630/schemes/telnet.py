@@ -91,8 +91,8 @@ _SESSION = SchemeEntry(
 #   IANA's (rlogin 513, tn3270 over telnet 23)
 declare(
     {
-        "telnet": _SESSION._replace(default_port=23),
-        "rlogin": _SESSION._replace(default_port=513),
-        "tn3270": _SESSION._replace(default_port=23),
+        "telnet": _SESSION._replace(example="telnet://user:pw@host.dom:23/", default_port=23),
+        "rlogin": _SESSION._replace(example="rlogin://user@host.dom/", default_port=513),
+        "tn3270": _SESSION._replace(example="tn3270://host.dom/", default_port=23),
     }
 )

@@ -57,6 +57,7 @@ def _parse_urn(src: Source) -> URN:
 declare(
     {
         "urn": SchemeEntry(
+            example="urn:isbn:0-395-36341-1",
             parser=_parse_urn,
             no_retrieval=(
                 'is "reserved for use in encoding a Uniform Resource Name '

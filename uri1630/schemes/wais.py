@@ -186,6 +186,7 @@ def _bnf_rfc1738(
 declare(
     {
         "wais": SchemeEntry(
+            example="wais://quake.think.com/wais/TEXT/doc",
             parser=_parse_wais,
             default_port=210,  # RFC 1738 §3.9: port 210
             login=_LOGIN,
