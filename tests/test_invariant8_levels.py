@@ -29,7 +29,7 @@ def form(v):
 
 def fields(u):
     "Every field of a scheme object but its text, in `form`"
-    return (type(u),) + tuple(form(getattr(u, f)) for f in u.__dataclass_fields__ if f != 'text')
+    return (type(u),) + tuple(form(getattr(u, f)) for f, d in u.__dataclass_fields__.items() if f != 'text' and d.init)
 
 def registered(text):
     try: u = parse_url(text)

@@ -24,7 +24,7 @@ _EXPORTS = {
     'encoding': 'ALNUM ESCAPE_SAFE LEVELS escape unescape reserved_set Level as_level to_level canonical Change char_class explain_level equivalent Reason Comparison compare',
     'partial': 'PARTIAL_SENTENCES SLASH_READINGS PARTIAL_EXAMPLES PARTIAL_CONTEXTS slash_runs ResolutionStep resolve resolve_steps relative',
     'fragment': 'split_fragment with_fragment',
-    'schemes': 'DEFAULT_PORTS URL_CHARS SCHEMES SCHEME_ENTRIES SchemeEntry LoginRule declare USER_CHARS Source split_url SchemeURL GenericURL register_scheme parse_url url_record IPURL Login parse_login',
+    'schemes': 'DEFAULT_PORTS URL_CHARS SCHEMES SCHEME_ENTRIES SchemeEntry LoginRule declare USER_CHARS Source split_url SchemeURL GenericURL register_scheme parse_url url_record IPURL Login parse_login LoginSpans',
     'context': 'KNOWN_SCHEMES Found find_urls extract extract_stream',
     'registration': 'RESERVED_NAMES is_experimental scheme_status',
     'transport': 'DEFAULT_TOTAL_TIMEOUT DEFAULT_MAX_BYTES ANONYMOUS_EMAIL FTP_TYPES RetrievalError Deadline RetrievalOptions',

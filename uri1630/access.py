@@ -12,7 +12,7 @@ from .errors import URIError, Secret, _know, _knowing, _password_spans
 from urllib.parse import unquote
 from .transport import DEFAULT_TOTAL_TIMEOUT, DEFAULT_MAX_BYTES, ANONYMOUS_EMAIL
 from .transport import RetrievalOptions, _Ready, _mask_password, _options, _set_dispatcher
-from .schemes import parse_url, split_url, SchemeURL, Source, SCHEME_ENTRIES
+from .schemes import IPURL, SchemeURL, Source, SCHEME_ENTRIES, _read
 from .catalog import NO_RETRIEVAL, _register, _the_gateway
 
 # %% ../nbs/32_retrieval.ipynb #80ab8f84
@@ -39,39 +39,24 @@ def _no_retrieval(u: SchemeURL, o: RetrievalOptions) -> NoReturn:
     o.fail(f"RFC 1630 defines no retrieval for {u.scheme}: here: a {u.scheme}: URL {why}", u.scheme)
 
 # %% ../nbs/32_retrieval.ipynb #f0752d67
-def _port_position(src: Source) -> int:
-    "Index of the first digit of the port in `src`'s `//user:password@host:port` login"
-    t, i = src.text, src.start + 2
-    e = SCHEME_ENTRIES.get(src.scheme)
-    # where its record says the login ends
-    stops = e.login.stops if e is not None and e.login is not None else "/"
-    j = min([k for k in (t.find(c, i, src.end) for c in stops) if k >= 0], default=src.end)
-    at = t.rfind("@", i, j)
-    return t.find(":", at + 1 if at >= 0 else i, j) + 1
-
-# %% ../nbs/32_retrieval.ipynb #25f8910f
-def _host_position(src: Source) -> int:
-    "Index of the host in `src`'s `//user:password@host:port` login"
-    t, i = src.text, src.start + 2
-    stops = "/?" if src.scheme == "http" else "/"
-    j = min([k for k in (t.find(c, i, src.end) for c in stops) if k >= 0], default=src.end)
-    return t.rfind("@", i, j) + 1 or i
+def _where(src: Source, u: IPURL, part: str) -> int:
+    "Index in `src.text` of the first character of `u`'s login `part` ('host', 'port'): a lookup"
+    # where the parse found it (`IPURL.spans`), never found again in the text
+    span: tuple[int, int] = getattr(u.spans, part)
+    return src.offset + span[0]
 
 # %% ../nbs/32_retrieval.ipynb #cebb6fdb
-def _prepare(url: str, o: RetrievalOptions) -> SchemeURL:
-    "Parse `url` and make the checks every scheme gets before its algorithm runs"
+def _prepare(url: str, o: RetrievalOptions) -> tuple[Source, SchemeURL]:
+    "Read `url` once (its `Source` and value) and make the checks every scheme gets first"
     # a redirect target gets them too
-    u = parse_url(url, o.rfc)
+    src, u = _read(url, o.rfc)
     port = getattr(u, "port", None)
     # RFC 793: a TCP port is 16 bits
     if port is not None and not 0 <= port <= 65535:
-        raise URIError(
-            f"port {str(port)[:20]} is not a TCP port (0-65535)",
-            _mask_password(url),
-            _port_position(split_url(url, o.rfc)),
-            "port",
-        )
-    return u
+        why, at = f"port {str(port)[:20]} is not a TCP port (0-65535)", src.start
+        at = _where(src, u, "port") if isinstance(u, IPURL) else at  # else: a registered class's
+        raise URIError(why, _mask_password(url), at, "port")
+    return src, u
 
 # %% ../nbs/32_retrieval.ipynb #aeee3df7
 def _algorithm(u: SchemeURL) -> Callable[[Any, RetrievalOptions], bytes]:
@@ -80,19 +65,18 @@ def _algorithm(u: SchemeURL) -> Callable[[Any, RetrievalOptions], bytes]:
     return (entry and entry.retrieval) or _no_retrieval
 
 # %% ../nbs/32_retrieval.ipynb #d977b27b
-from .security import _control_risks, _is_generic, _login, _written
+from .security import _control_risks, _host_at, _is_generic, _login
 
 # whether a resolver may read a host as an IP number other than RFC 1738's decimal reading: the
 # transport's check, which a `proxy=` host gets too
 from .transport import _misread
 
 # %% ../nbs/32_retrieval.ipynb #bf581276
-def _check_first(url: str, u: SchemeURL, o: RetrievalOptions) -> None:
+def _check_first(src: Source, u: SchemeURL, o: RetrievalOptions) -> None:
     "Before a URL goes to a gateway: every check its own algorithm makes before it connects"
-    src = split_url(url, o.rfc)
-    host = getattr(u, "host", None) or ""
-    if _is_generic(u) and (login := _login(src)) is not None:
-        host = _written(src, login)[0]  # the generic syntax (x-, whois, x500): as written
+    url = src.text
+    # the host as the parse found it; the generic syntax's (x-, whois, x500) as written
+    host, at = _host_at(src, u, _login(src) if _is_generic(u) else None)
     if host and _misread(host):
         zero = any(len(g) > 1 and g[0] == "0" for g in host.split("."))
         how = "has a group with a leading zero" if zero else "is not four decimal groups"
@@ -101,7 +85,7 @@ def _check_first(url: str, u: SchemeURL, o: RetrievalOptions) -> None:
             "reads a host number in decimal (RFC 1738 §3.1), but the gateway resolves it, and "
             "many resolvers read a leading zero as octal, hexadecimal or fewer groups as a number"
         )
-        raise URIError(why, _mask_password(url), _host_position(src), "hostnumber")
+        raise URIError(why, _mask_password(url), at, "hostnumber")
     fn = _algorithm(u)
     if fn is _no_retrieval and not _gateway_refused(u.scheme):
         # RFC 1630: "gateway locators for indirect access through new naming schemes"; RFC 1738
@@ -127,13 +111,13 @@ def _dispatch(
     # scheme's, one after a special scheme's ':/') is masked in every message from here on
     for a, b in _password_spans(url) if "@" in url else ():
         _know(unquote(url[a:b], encoding="latin-1"), url[a:b])
-    u = _prepare(url, o)
+    src, u = _prepare(url, o)  # the one reading of `url`: every check below looks it up
     # RFC 1738 §6: its password is masked in every message and trace line from here on
     pw = getattr(u, "password", None)
     if isinstance(pw, Secret) and pw._clear is not None:
         _know(pw.reveal(), pw.reveal(written=True))
     if o.proxy and u.scheme != "file":
-        _check_first(url, u, o)
+        _check_first(src, u, o)
         # the record that declares one (http's)
         gateway: Optional[Callable[[SchemeURL, RetrievalOptions], bytes]] = _the_gateway()
         assert gateway is not None

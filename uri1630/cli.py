@@ -160,7 +160,7 @@ def _value(v: Any) -> Any:
     if isinstance(v, (tuple, list)):
         return [_value(x) for x in v]
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
-        return {f.name: _value(getattr(v, f.name)) for f in dataclasses.fields(v)}
+        return {f.name: _value(getattr(v, f.name)) for f in dataclasses.fields(v) if f.init}
     return str(v)
 
 # %% ../nbs/30_cli.ipynb #52b30913
@@ -219,7 +219,7 @@ def _columns(cls: type) -> tuple[tuple[int, str], ...]:
     if c is None:
         c = _COLUMNS[cls] = tuple(
             (i, RENAMED.get(f.name, f.name))
-            for i, f in enumerate(dataclasses.fields(cls))
+            for i, f in enumerate(f for f in dataclasses.fields(cls) if f.init)
             if f.name not in _SKIP
         )
     return c

@@ -574,7 +574,9 @@ def _field_names(cls: type) -> tuple[str, ...]:
     if names is None:
         from dataclasses import fields
 
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls) if f.name != "text")
+        names = _FIELD_NAMES[cls] = tuple(
+            f.name for f in fields(cls) if f.name != "text" and f.init
+        )
     return names
 
 # %% ../nbs/06_encoding.ipynb #2924ca9c

@@ -632,7 +632,7 @@ def parts_html(
             f"<tr><td>{f.name}</td>"
             f"<td><code>{_value(_secret_free(getattr(obj, f.name), secrets))}</code></td></tr>"
             for f in fields(obj)
-            if f.name != "text"
+            if f.name != "text" and f.init
         ]
     for name, v in _derived(obj):
         shown = (

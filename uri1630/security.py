@@ -12,7 +12,8 @@ from typing import NamedTuple, Tuple, Callable, Optional, AbstractSet
 from .errors import URIError, _need_str, _login_split, _bounded
 from .grammar import _CONTROL_RE
 from .catalog import _View, Risk
-from .schemes import DEFAULT_PORTS, SCHEME_ENTRIES, SchemeURL, Source, split_url, parse_url
+from .schemes import DEFAULT_PORTS, SCHEME_ENTRIES, IPURL, SchemeURL, Source, _read
+from .schemes import split_url, parse_url  # noqa: F401 (the tests below, and slices)
 
 # %% ../nbs/25_security.ipynb #a94c9d70
 # one hazard: defined with the scheme records (`uri1630.catalog`), whose `risks` slot returns them
@@ -63,6 +64,18 @@ def _is_generic(url: SchemeURL) -> bool:
     "Whether `url` is of a class without login fields (the generic syntax)"
     return not hasattr(url, "host")
 
+
+def _host_at(src: Source, url: SchemeURL, login: Optional[tuple[int, int, int]]) -> tuple[str, int]:
+    "`url`'s host as written and its index in `src.text` (-1: none): the parse's, or the login's"
+    if isinstance(url, IPURL):  # where the parse found it (`IPURL.spans`)
+        return url.host, src.offset + url.spans.host[0]
+    if login is None:
+        return "", -1
+    i, at, _ = login
+    # the generic syntax (x-, whois, x500): as written; `file:` (no user): after the `//`
+    host = _written(src, login)[0] if _is_generic(url) else getattr(url, "host", "")
+    return host, at + 1 if at >= 0 else i
+
 # %% ../nbs/25_security.ipynb #3615bea2
 # RFC 1738 §6: "a port number other than the default for the protocol, especially when it is a
 # number within the reserved space"
@@ -73,7 +86,10 @@ def _port_risks(
     if port is None or login is None or port == DEFAULT_PORTS.get(src.scheme):
         return ()
     i, at, j = login
-    pos = src.text.find(":", at + 1 if at >= 0 else i, j) + 1
+    if isinstance(url, IPURL):  # where the parse found it (`IPURL.spans`)
+        pos = src.offset + url.spans.port[0]  # type: ignore[index]
+    else:  # a registered class with a port: after the login's last ':'
+        pos = src.text.find(":", at + 1 if at >= 0 else i, j) + 1
     default = DEFAULT_PORTS.get(src.scheme)
     why = (
         f"the {src.scheme} default is {default}" if default else f"{src.scheme} has no default port"
@@ -144,13 +160,9 @@ def _host_risks(
     src: Source, url: SchemeURL, login: Optional[tuple[int, int, int]]
 ) -> Tuple[Risk, ...]:
     "A host number with a group written with a leading zero: decimal here, octal to many others"
-    host = getattr(url, "host", None)
-    if login is not None and _is_generic(url):
-        host = _written(src, login)[0]
+    host, pos = _host_at(src, url, login)
     if not host or login is None or not all(ch in "0123456789." for ch in host):
         return ()
-    i, at, _ = login
-    pos = at + 1 if at >= 0 else i
     for g in host.split("."):
         if len(g) > 1 and g[0] == "0":
             detail = (
@@ -257,7 +269,7 @@ def risks(
 ) -> Tuple[Risk, ...]:
     "The RFC 1738 §6 hazards of `url`, in text order: ports, encoded controls, passwords, its own"
     url = _need_str(url, "url")
-    src, parsed = split_url(url, rfc), parse_url(url, rfc)
+    src, parsed = _read(url, rfc)  # read once: the checks below look the reading up
     entry = SCHEME_ENTRIES.get(src.scheme)
     # where its record says the login ends
     stops = entry.login.stops if entry is not None and entry.login is not None else "/"

@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['URL_CHARS', 'USER_CHARS', 'Source', 'split_url', 'SchemeURL', 'GenericURL', 'register_scheme', 'parse_url',
-           'url_record', 'IPURL', 'Login', 'parse_login', 'DEFAULT_PORTS', 'SCHEMES', 'SCHEME_ENTRIES', 'SchemeEntry',
-           'LoginRule', 'declare']
+           'url_record', 'IPURL', 'Login', 'parse_login', 'LoginSpans', 'DEFAULT_PORTS', 'SCHEMES', 'SCHEME_ENTRIES',
+           'SchemeEntry', 'LoginRule', 'declare']
 
 # %% ../../nbs/09_specific_schemes.ipynb #6a8d9302
 import functools
@@ -65,13 +65,15 @@ class Source(NamedTuple):
     url: str  # the URL as written: scheme to end of fragment, without `url:` prefix or `<>`
     rfc: str  # "1738" or "1630": whose reading to follow where the two RFCs disagree
 
-    def __repr__(self) -> str:  # RFC 1738 §6: a password in the text is shown as `***`
-        return _source_repr(self)
-
     @property
     def part(self) -> str:
         "The scheme-specific part, `text[start:end]`"
         return self.text[self.start : self.end]
+
+    @property
+    def offset(self) -> int:
+        "Index in `text` where `url` starts (after a `<` and a `url:` prefix)"
+        return self.start - len(self.scheme) - 1
 
     def fail(self, pos: int, rule: str, message: str) -> NoReturn:
         "Raise `URISyntaxError(message)` at index `pos` of `text`, naming the grammar's `rule`"
@@ -101,6 +103,9 @@ def _source_repr(src: Source) -> str:
         f"Source(text={text!r}, scheme={src.scheme!r}, start={src.start!r}, "
         f"end={src.end!r}, fragment={src.fragment!r}, url={url!r}, rfc={src.rfc!r})"
     )
+
+
+setattr(Source, "__repr__", _source_repr)  # RFC 1738 §6: a password in the text is `***`
 
 # %% ../../nbs/09_specific_schemes.ipynb #0713fb5d
 # RFC 1630/1738: escape  % hex hex — checked wherever a production allows it
@@ -174,6 +179,19 @@ def split_url(
         src = src._replace(fragment=src.check(h + 1, end, URL_CHARS, "fragmentid"))
     return src
 
+
+# read once: where `parse_login` found the host goes with the value (`_parse_slow` places it)
+_READ = threading.local()
+
+
+def _placed(obj: "SchemeURL", src: Source) -> "SchemeURL":
+    "`obj`, with where `parse_login` found its host and login end (in `src.url`) if it read `src`"
+    got = getattr(_READ, "login", None)
+    if got is not None and got[0] is src and isinstance(obj, IPURL):
+        off = src.offset  # `src.text` -> `src.url`
+        object.__setattr__(obj, "_at", (got[1].at - off, got[1].end - off))
+    return obj
+
 # %% ../../nbs/09_specific_schemes.ipynb #121745d4
 def _loose_forms(u: "SchemeURL") -> list[str]:
     "The forms of the password of a login in `u.text` that no parse read (no `Secret` holds it)"
@@ -235,6 +253,7 @@ class SchemeURL:
         values = {
             f.name: ("***" if not f.repr and getattr(obj, f.name) else getattr(obj, f.name))
             for f in fields(obj)
+            if f.init  # its parts, not where the parse found them (`IPURL._at`)
         }
         rows = "\n".join(f"| {k} | {_md_cell(v)} |" for k, v in values.items() if k != "text")
         # RFC 1738 §6: no password shown
@@ -351,16 +370,22 @@ def parse_url(
 
 def _parse_slow(text: str, rfc: str = "1738") -> SchemeURL:
     "`parse_url` by the scheme's parser: every URL the fast path does not match (and every error)"
+    return _read(text, rfc)[1]
+
+
+def _read(text: str, rfc: str = "1738") -> tuple[Source, SchemeURL]:
+    "`text` split once and read by its scheme's parser: the `Source` (for the checks) and the value"
     src = None
     try:
         src = split_url(text, rfc)
+        _READ.login = None
         obj = _parser(src.scheme)(src)
     except URIError as e:  # RFC 1738 §6: its text keeps no password
         raise _starred(e, text, src) from None
     if not isinstance(obj, SchemeURL):
         why = f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL"
         raise TypeError(why)
-    return obj
+    return src, _placed(obj, src)
 
 
 # encoding, a floor below, reads URLs of registered schemes with it (RFC 1738 §2.2)
@@ -466,7 +491,7 @@ def _getter(cls: type[SchemeURL]) -> Callable[[SchemeURL], tuple[Any, ...]]:
     g = _GETTERS.get(cls)
     if g is None:
         # a tuple: every class has `text` and `scheme`
-        g = _GETTERS[cls] = attrgetter(*(f.name for f in fields(cls)))
+        g = _GETTERS[cls] = attrgetter(*(f.name for f in fields(cls) if f.init))
     return g
 
 # %% ../../nbs/09_specific_schemes.ipynb #eda088ca
@@ -506,6 +531,14 @@ class IPURL(SchemeURL):
     password: Optional[Secret] = field(repr=False)
     host: str  # the host name or number as written (`''` only for a void `file:` host)
     port: Optional[int]  # the port as written, `None` when absent
+    # where the parse found the host, and where the login ends, in the URL as written (`reveal()`);
+    # (-1, -1): no parse placed them (the fast path's `scheme://host[:port]`, or one made by hand)
+    _at: tuple[int, int] = field(default=(-1, -1), init=False, compare=False, repr=False)
+
+    @property
+    def spans(self) -> "LoginSpans":
+        "Where the user, password, host and port stand in `reveal()`, as the parse read them"
+        return _login_spans(self)
 
     @property
     def default_port(self) -> Optional[int]:
@@ -582,6 +615,7 @@ class Login(NamedTuple):
     host: str  # as written
     port: Optional[int]  # `None` when absent
     end: int  # index (in `src.text`) just after the login: the `/` (or other stop) or `src.end`
+    at: int = -1  # index (in `src.text`) of the host
 
     def __repr__(self) -> str:  # RFC 1738 §6: a password is never shown
         pw = None if self.password is None else "***"
@@ -637,15 +671,41 @@ def parse_login(
         u = src.decode(i, at if c < 0 else c, ok, "user")
         if c >= 0:
             # RFC 1738 §6: a `Secret`, which knows where it stands in the URL (`src.url`)
-            off = src.start - len(src.scheme) - 1
-            pw = Secret(src.decode(c + 1, at, ok, "password"), t[c + 1 : at], c + 1 - off)
+            pw = Secret(src.decode(c + 1, at, ok, "password"), t[c + 1 : at], c + 1 - src.offset)
         i = at + 1
     c = t.find(":", i, j)
     he = j if c < 0 else c
     if he == i and not void_host:
         src.fail(i, "host", f"a {src.scheme}: URL needs a host name or number")
     host = _check_host(src, i, he) if he > i else ""
-    return Login(u, pw, host, None if c < 0 else _read_port(src, c + 1, j), j)
+    lg = Login(u, pw, host, None if c < 0 else _read_port(src, c + 1, j), j, i)
+    _READ.login = src, lg  # the value the parser makes of `src` is placed by it (`_parse_slow`)
+    return lg
+
+# %% ../../nbs/09_specific_schemes.ipynb #577ab7d1
+class LoginSpans(NamedTuple):
+    "Where the parts of a `//<user>:<password>@<host>:<port>` login stand in the URL as written"
+
+    user: Optional[tuple[int, int]]  # `(start, end)` in `reveal()`; `None` when absent
+    password: Optional[tuple[int, int]]  # likewise (RFC 1738 §6: a span, never the text)
+    host: tuple[int, int]  # likewise; void (`start == end`) for a void `file:` host
+    port: Optional[tuple[int, int]]  # the digits as written; `None` when absent
+
+
+def _login_spans(u: IPURL) -> LoginSpans:
+    "`u.spans`: from what the parse placed and the parts' own lengths, not from the text again"
+    start, (h, end) = len(u.scheme) + 3, u._at  # the login starts after `scheme://`
+    if h < 0 and u.user is not None:  # a value made by hand with a login: its text read once
+        v = parse_url(u.reveal())
+        h, end = v._at if isinstance(v, IPURL) and v._at[0] >= 0 else (start, start)
+    if h < 0:  # no login: the host right after `//`, the port as `str(port)` (fast path's form)
+        h = start
+        end = h + len(u.host) + (0 if u.port is None else 1 + len(str(u.port)))
+    host, pw = (h, h + len(u.host)), u.password
+    port = None if u.port is None else (host[1] + 1, end)
+    if isinstance(pw, Secret) and pw._at >= 0:
+        return LoginSpans((start, pw._at - 1), (pw._at, h - 1), host, port)
+    return LoginSpans(None if u.user is None else (start, h - 1), None, host, port)
 
 # %% ../../nbs/09_specific_schemes.ipynb #6b6e7c46
 def _login_text(src: Source, lg: Login) -> str:
@@ -670,9 +730,9 @@ _HOST_RE = (
     # hostnumber = digits "." digits "." digits "." digits, each 0-255
     f"|{_OCTET_RE}\\.{_OCTET_RE}\\.{_OCTET_RE}\\.{_OCTET_RE}"
 )
-# port = digits, 0-65535 (a larger one goes the slow way, which reports it)
+# port = digits, 0-65535, written as `str(port)` (a larger one, or one with a leading zero, goes the
+# slow way: it reports the first, and places the second's digits, `IPURL.spans`)
 _PORT_RE = (
-    "0*+(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})"
-    "|0++"
+    "(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})|0"
 )
 _FRAGMENT_RE = f"(?:#({_run(URL_CHARS)}))?\\Z"  # [ # fragmentid ], then the end of the text

@@ -129,11 +129,11 @@ declare(
         ),
         "x500": SchemeEntry(
             example="x500:/c=GB/o=UCL/cn=Steve%20Kille",
-            no_retrieval='is "a subject for study" (RFC 1630, "Schemes for Further Study")'
+            no_retrieval='is "a subject for study" (RFC 1630, "Schemes for Further Study")',
         ),
         "whois": SchemeEntry(
             example="whois://whois.dom/handle",
-            no_retrieval='is "a subject for further study" (RFC 1630, "Schemes for Further Study")'
+            no_retrieval='is "a subject for further study" (RFC 1630, "Schemes for Further Study")',
         ),
     }
 )
