@@ -13,7 +13,6 @@ from .errors import URIError, _need_str, _login_split, _bounded
 from .grammar import _CONTROL_RE
 from .catalog import _View, Risk
 from .schemes import DEFAULT_PORTS, SCHEME_ENTRIES, IPURL, SchemeURL, Source, _read
-from .schemes import split_url, parse_url  # noqa: F401 (the tests below, and slices)
 
 # %% ../nbs/25_security.ipynb #a94c9d70
 # one hazard: defined with the scheme records (`uri1630.catalog`), whose `risks` slot returns them
