@@ -17,9 +17,6 @@ ALL_NOTEBOOKS = sorted(p for p in NBS.glob("*.ipynb") if not p.name.startswith("
 # in a browser with a one-line note)
 REACHES_OUT = re.compile(r"sys\.path\s*(\.\s*(insert|append|extend)|\+?=)|\.\./tests\b|"
                          r"spec_from_file_location\([^)]*tests|run_path\([^)]*tests")
-# still reaching into tests/ (issue #27, open): Then and now classifies with tests/peers/classify.py and the vendored
-# peers' tables beside it; in a browser its cells say "skipped in the browser: reads the repository's files"
-REACHES_INTO_TESTS = {"33_then_and_now.ipynb"}
 
 
 @pytest.fixture(scope="module")
@@ -39,10 +36,7 @@ def code_cells(nb):
 def test_notebook_is_self_contained(nb):
     "No `sys.path` edit, no import from ../tests; `show_doc(` only where `show_doc` is imported"
     src = "\n".join(code_cells(nb))
-    if nb.name not in REACHES_INTO_TESTS:
-        assert not REACHES_OUT.search(src), f"{nb.name} reaches outside the package: {REACHES_OUT.search(src)[0]!r}"
-    else:
-        assert REACHES_OUT.search(src), f"{nb.name} no longer reaches into tests/: take it off REACHES_INTO_TESTS"
+    assert not REACHES_OUT.search(src), f"{nb.name} reaches outside the package: {REACHES_OUT.search(src)[0]!r}"
     if re.search(r"^\s*show_doc\(", src, re.M):
         assert re.search(r"from nbdev\.showdoc import (show_doc|\*)", src), f"{nb.name} calls show_doc without importing it"
 

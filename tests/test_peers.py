@@ -3,28 +3,36 @@
 CPython's test_urlparse join tables (3.10-3.13), and the tables in the sdists of rfc3986, uritools,
 hyperlink and w3lib: each case is run through the nearest uri1630 operation (resolve, parse,
 parse_url / validate, equivalent, resolve for remove_dot_segments) and classified by
-tests/peers/classify.py as agree / differs (a kind, with the RFC sentence that decides it) / not
-comparable (a reason). No case is skipped: every case must be classified, and every classification
-is checked against a fresh run.
+uri1630.peers (exported from nbs/33_then_and_now.ipynb, whose table "Where uri1630 differs from the Web" it
+makes) as agree / differs (a kind, with the RFC sentence that decides it) / not comparable (a reason). No case
+is skipped: every case must be classified, and every classification is checked against a fresh run. The notebook
+reads the same tables from nbs/33_peers.json, which tests/peers/extract.py writes from these (checked below).
 """
 import collections, json, re, sys
 from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "peers"))
-import classify as C   # noqa: E402
+import uri1630.peers as C
 
-RESULTS = C.results()
+HERE = Path(__file__).resolve().parent
+
+
+def load(peer: str) -> dict:
+    "The vendored table of `peer` (see tests/peers/extract.py)"
+    return json.loads((HERE / "peers" / f"{peer}.json").read_text(encoding="utf-8"))
+
+
+TABLES = {p: load(p) for p in C.PEERS}
+RESULTS = C.results(TABLES)
 ALL = [(p, row) for p, rows in RESULTS.items() for row in rows]
-LIVE = C.live_results()      # the peers run now (urllib, and ada-url and curl where installed): cases generated in classify.py
+LIVE = C.results(C.live_tables())   # the peers run now (urllib, and ada-url and curl where installed): cases made in uri1630.peers
 ALL_LIVE = ALL + [(p, row) for p, rows in LIVE.items() for row in rows]
 
 
 def test_every_peer_table_is_vendored_with_licence_and_version():
     for p in C.PEERS:
-        d = C.load(p)
+        d = TABLES[p]
         assert d["version"] and d["licence"] and (HERE / "peers" / d["licence_file"]).stat().st_size > 100, p
         assert len(d["cases"]) >= 50, p                                   # a real table, not a stub
         assert len({c["id"] for c in d["cases"]}) == len(d["cases"]), p   # ids unique
@@ -35,10 +43,10 @@ def test_every_case_is_classified():
     "No case is silently skipped and none is unexplained: each agrees, differs for a named kind, or is not comparable"
     bad = [(p, c["id"], c["args"], C.expected(c), ours) for p, (c, v, k, ours) in ALL if v not in ("agree", "differs", "not comparable")]
     assert not bad, "unexplained differences:\n" + "\n".join(map(repr, bad))
-    assert sum(len(C.load(p)["cases"]) for p in C.PEERS) == len(ALL)
+    assert sum(len(TABLES[p]["cases"]) for p in C.PEERS) == len(ALL)
 
 
-@pytest.mark.parametrize("peer", C.PEERS + C.LIVE)
+@pytest.mark.parametrize("peer", C.PEERS + tuple(C.LIVE))
 def test_classification_is_real(peer):
     "A case marked 'agree' really agrees, one marked 'differs' really differs and is of its kind, a 'not comparable' one fits its reason"
     if peer in C.LIVE and peer not in LIVE: pytest.skip(f"{peer} is not installed")
@@ -64,8 +72,21 @@ def test_kinds_and_reasons_are_used_and_distinct():
 def test_live_peers_are_run():
     "urllib is always there: its cases are answered by urljoin now, and each of them differs for the void-site kind"
     rows = LIVE["urllib"]
-    assert rows and all(c["expected"] == C.urljoin_now(*c["args"]) for c, _, _, _ in rows)
+    from urllib.parse import urljoin
+    assert rows and all(c["expected"] == urljoin(*c["args"]) for c, _, _, _ in rows)
     assert {k for _, v, k, _ in rows} == {"void-site-slashes"}
+
+
+def test_the_notebook_reads_these_tables():
+    "nbs/33_peers.json, which the notebook reads beside itself, is what extract.py makes from the tables here"
+    nb_table = HERE.parent / "nbs" / "33_peers.json"
+    if not nb_table.is_file(): pytest.skip("nbs/ is not here: the notebooks run from a clone of the repository")
+    sys.path.insert(0, str(HERE / "peers"))
+    try: import extract
+    finally: sys.path.remove(str(HERE / "peers"))
+    assert nb_table.read_text(encoding="utf-8") == extract.notebook_table(), \
+        "nbs/33_peers.json is stale: run python tests/peers/extract.py --notebook"
+    assert {p: d["cases"] for p, d in json.loads(extract.notebook_table())["peers"].items()} == {p: d["cases"] for p, d in TABLES.items()}
 
 
 def test_kind_predicates_never_fire_on_agreements():

@@ -1,13 +1,16 @@
 """Regenerate the vendored peer test tables in this folder from the peers' own test files.
 
     python tests/peers/extract.py SDIST_DIR [PYTHON_TEST_FILE ...]
+    python tests/peers/extract.py --notebook     # only nbs/33_peers.json, from the tables here
 
 SDIST_DIR holds the source distributions of rfc3986, uritools, hyperlink and w3lib, e.g. from
 `pip download --no-deps --no-binary :all: rfc3986 uritools hyperlink w3lib -d SDIST_DIR` (the archives,
 extracted or not). Each PYTHON_TEST_FILE is a CPython `Lib/test/test_urlparse.py` (e.g. from the pyenv
 Pythons 3.10-3.13). The tables are read from the test files with `ast` (nothing is imported or run), and
 written as `<peer>.json`, with each peer's licence beside it in `LICENSES/`. The test suite reads only the
-JSON files; it never needs the sdists or the Pythons.
+JSON files; it never needs the sdists or the Pythons. The tables, with their licences, are also written as one
+file beside the notebook that shows them, `nbs/33_peers.json` (a reader's copy of nbs/33_then_and_now.ipynb, in
+JupyterLite too, reads it there; tests/test_peers.py checks that it is the one `notebook_table()` makes).
 
 What is extracted (every matching call or table entry; nothing is filtered out here):
 - cpython: every `self.checkJoin(base, relurl, expected)` call, deduplicated across versions (the
@@ -185,6 +188,24 @@ def version(root):
     return m.group(1).strip()
 
 
+PEERS = ('cpython', 'rfc3986', 'uritools', 'hyperlink', 'w3lib')
+NOTEBOOK_TABLE = HERE.parents[1] / 'nbs' / '33_peers.json'
+
+
+def notebook_table():
+    "The text of nbs/33_peers.json: every vendored table with its licence's text, one case a line"
+    out = []
+    for p in PEERS:
+        d = json.loads((HERE / f'{p}.json').read_text(encoding='utf-8'))
+        meta = {k: v for k, v in d.items() if k not in ('cases', 'licence_file')}
+        meta['licence_text'] = (HERE / d['licence_file']).read_text(encoding='utf-8')
+        head = json.dumps(meta, ensure_ascii=False)[:-1]
+        cases = ',\n'.join('   ' + json.dumps(c, ensure_ascii=False) for c in d['cases'])
+        out.append(f'  {json.dumps(p)}: {head}, "cases": [\n{cases}\n  ]}}')
+    return ('{"generated_by": "tests/peers/extract.py --notebook (from tests/peers/*.json)", "peers": {\n'
+            + ',\n'.join(out) + '\n}}\n')
+
+
 def main(sdists, pythons):
     (HERE / 'LICENSES').mkdir(exist_ok=True)
     vs, cases = cpython(pythons)
@@ -202,6 +223,12 @@ def main(sdists, pythons):
         with open(HERE / f'{name}.json', 'w') as f:
             json.dump({**meta, 'extracted_by': 'tests/peers/extract.py', 'cases': cases}, f, indent=1, ensure_ascii=False); f.write('\n')
         print(f'{name} {meta["version"]}: {len(cases)} cases')
+    NOTEBOOK_TABLE.write_text(notebook_table(), encoding='utf-8')
+
+
+if __name__ == '__main__' and sys.argv[1:] == ['--notebook']:
+    NOTEBOOK_TABLE.write_text(notebook_table(), encoding='utf-8')
+    raise SystemExit(0)
 
 
 if __name__ == '__main__':
