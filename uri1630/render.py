@@ -151,6 +151,10 @@ def _runs(units: Any) -> str:
     return "".join(out)
 
 # %% ../nbs/24b_render.ipynb #20608bcd
+# a space is reserved in RFC 1630 (not in RFC 1738, where it is unsafe): the class says why
+_SPACE = "reserved (RFC 1630's BNF: <code>reserved = | ; | / | # | ? | : | space</code>)"
+
+
 def _change_rows(changes: Any) -> str:
     "The table rows of the changes: one per kind of change, at its first position, with how often"
     # a kind of change: (was, is, class, why); at most `_MAX_ROWS` rows
@@ -161,7 +165,7 @@ def _change_rows(changes: Any) -> str:
     rows = [
         f"<tr><td>{at}{f' (×{n})' if n > 1 else ''}</td>"
         f"<td><code>{html.escape(s)}</code></td><td><code>{html.escape(r)}</code></td>"
-        f"<td>{k}</td><td>{html.escape(w)}</td></tr>"
+        f"<td>{_SPACE if s == ' ' and k == 'reserved' else k}</td><td>{html.escape(w)}</td></tr>"
         for (s, r, k, w), (at, n) in list(seen.items())[:_MAX_ROWS]
     ]
     if len(seen) > _MAX_ROWS:
