@@ -351,6 +351,26 @@ def _no_such_repo():
 NO_SUCH_REPO = _no_such_repo()
 
 
+_VERBATIM = re.compile(r"<(pre|code|script|style|textarea)\b.*?</\1>", re.S | re.I)   # where code is shown as written
+_TWICE = re.compile(r"&amp;(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);")
+
+
+def escaped_twice(page):
+    "The places of a page's HTML, outside code, where an entity reference is escaped again (`&amp;lt;`: the reader sees `&lt;`)"
+    text = _VERBATIM.sub("", page)
+    return [text[max(0, m.start() - 60):m.end() + 20] for m in _TWICE.finditer(text)]
+
+
+def check_escapes(site):
+    "No page shows an entity reference as text outside code (#27: `&lt;host>` in an autolink); exits non-zero otherwise"
+    bad = [(f.relative_to(site).as_posix(), x) for f in sorted(site.rglob("*.html"))
+           if f.relative_to(site).parts[0] not in ("lite", "_static", "_sources")
+           for x in escaped_twice(f.read_text(errors="replace"))]
+    for page, x in bad[:20]: log("ESCAPED TWICE", f"{page}: {x!r}")
+    if bad: sys.exit(f"[docs] FAILED: {len(bad)} entity references shown as text (escaped twice)")
+    log("escapes: no entity reference shown as text")
+
+
 def check_links(site):
     "Every internal link and anchor of the built site resolves (a page, and an id on it); exits non-zero otherwise"
     from html.parser import HTMLParser
@@ -417,6 +437,7 @@ def main(argv):
                                              for n in order])
         log(f"JupyterLite ({mb:.0f} MB) in {time.time() - t:.0f}s")
     check_links(out)
+    check_escapes(out)
     log(f"site in {out.relative_to(ROOT)}/ ({len(paths)} pages) in {time.time() - t0:.0f}s")
     if failed: sys.exit(f"[docs] FAILED: cells raised in {', '.join(failed)} (a page would publish a traceback)")
 

@@ -1,5 +1,5 @@
 # Sphinx configuration for the uri1630 read-along site (docs/build.py runs Sphinx with -c docs/).
-import json, re
+import html, json, re
 from pathlib import Path
 from docutils import nodes
 
@@ -67,6 +67,30 @@ def _search_scorer():
 html_search_scorer = _search_scorer()
 
 
+# an entity reference as the source writes it (`&lt;`, `&amp;`, `&#60;`)
+_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);")
+_LINKABLE = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")
+
+
+def autolinks_as_gfm(app, doctree, docname=None):
+    """A bare URL's autolink ends where GFM ends it (#27). The markdown outputs are parsed as GFM
+    (`nb_render_markdown_format`), whose autolink extension (mdit-py-plugins' `gfm_autolink`) matches bare URLs in
+    the source, where an entity reference is not yet decoded: `http://&lt;host>:&lt;port>/` (RFC 1738's form, `<`
+    escaped so that it is not a tag) became a link whose text, escaped again, read `&lt;host>`. cmark-gfm decodes
+    first, and `<` ends an autolink: so here a link whose text holds an entity reference gets its text decoded, and
+    stays a link only up to the first `<`, where that is still a URL (a host after the scheme); the rest is text."""
+    for ref in list(doctree.findall(nodes.reference)):
+        text, uri = ref.astext(), ref.get("refuri", "")
+        if not (_ENTITY.search(text) and _ENTITY.search(uri)): continue
+        head, lt, tail = html.unescape(text).partition("<")
+        if _LINKABLE.match(head):
+            link = nodes.reference(head, head, refuri=head if "://" in head else "http://" + head, classes=ref["classes"])
+            ref.replace_self([link, nodes.Text(lt + tail)] if lt else [link])
+        else:
+            ref.replace_self(nodes.Text(head + lt + tail))
+
+
 def setup(app):
+    app.connect("doctree-read", autolinks_as_gfm)
     app.connect("doctree-resolved", _mark_quotes)
     app.connect("doctree-resolved", _search_prose)
