@@ -580,7 +580,15 @@ WIDE_JS = """() => {
   const r = (t.closest('.u1630-wide-wrap') || t).getBoundingClientRect();   // a table wider than the window scrolls in its box
   const lines = [...t.querySelectorAll('td code')].map(c => c.getClientRects().length);
   const broken = lines.filter(n => n > 1).length, most = Math.max(...lines);
-  return {table: Math.round(r.width), column: Math.round(col.width), right: Math.round(r.right), window: innerWidth, broken, most,
+  // a table of a few columns (the kinds' table: 4) keeps to the window, wrapping its code and long words: neither past
+  // the window's right edge nor scrolling in a box of its own (#27: at 1280 px the kinds' table did both)
+  const scrolls = e => e.scrollWidth > e.clientWidth + 1 && /auto|scroll/.test(getComputedStyle(e).overflowX);
+  const over = [...document.querySelectorAll('article table')].filter(x => x.rows[0] && x.rows[0].cells.length <= 6).filter(x => {
+    if (x.getBoundingClientRect().right > innerWidth) return true;
+    for (let a = x; a && a.tagName !== 'ARTICLE'; a = a.parentElement) if (scrolls(a)) return true;
+    return false;
+  }).map(x => x.rows[0].innerText.replace(/\s+/g, ' ').slice(0, 40));
+  return {table: Math.round(r.width), column: Math.round(col.width), right: Math.round(r.right), window: innerWidth, broken, most, over,
           scroll: document.documentElement.scrollWidth - document.documentElement.clientWidth};
 }"""
 
@@ -604,6 +612,8 @@ async def check_tables(browser, base, shots):
           f"kept to the column and broke 89 URLs over 3 lines): no URL over more than 2 lines ({w['broken']} over 2)")
     check(all(out[x]["scroll"] <= 0 for x in (1280, 390)), f"then_and_now.html: no page-level horizontal scroll at 1280/390 px "
                                                             f"({out[1280]['scroll']}, {out[390]['scroll']} px)")
+    check(not out[1920]["over"] and not out[1280]["over"], f"then_and_now.html: every table of up to 6 columns keeps to the window "
+          f"at 1920 and 1280 px, its code and URLs wrapped, with no box of its own scrolling (over: {out[1920]['over']}, {out[1280]['over']})")
 
 
 async def screenshots(browser, base, shots):

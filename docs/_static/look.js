@@ -61,7 +61,7 @@
       const limit = document.documentElement.clientWidth - 24;
       for (const w of wraps) {
         const t = w.firstElementChild;
-        w.classList.remove("u1630-roomy", "u1630-tight"); w.style.removeProperty("--u1630-room");
+        w.classList.remove("u1630-roomy", "u1630-tight", "u1630-wrapcode"); w.style.removeProperty("--u1630-room");
         for (let a = w.parentElement; a && a.tagName !== "ARTICLE"; a = a.parentElement) a.classList.remove("u1630-wide-host");
         const col = w.getBoundingClientRect();
         // the table's natural width: its width with the code on one line, no narrower than the column
@@ -74,7 +74,12 @@
         w.style.setProperty("--u1630-room", Math.min(room, Math.ceil(natural)) + "px");
         for (let a = w.parentElement; a && a.tagName !== "ARTICLE"; a = a.parentElement)   // outputs clip sideways
           if (getComputedStyle(a).overflowX !== "visible") a.classList.add("u1630-wide-host");
-        w.classList.toggle("u1630-tight", natural > room);   // still too wide: the code wraps in the wider table
+        if (natural > room) {   // still too wide with its code on one line: let the code wrap, if the table fits then
+          w.classList.add("u1630-wrapcode");
+          if (t.getBoundingClientRect().width > room + 1) {   // not even so (the clients' tables, a column each)
+            w.classList.remove("u1630-wrapcode"); w.classList.add("u1630-tight");   // the box scrolls sideways
+          }
+        }
       }
     }
     fit();
