@@ -150,8 +150,17 @@ def explorer(browser, base, name, field, typed, expect, shots, extra=None):
     page = ctx.new_page(); log = watch(page)
     t0 = time.time()
     page.goto(f"{base}/{name}", wait_until="load")
-    check(page.locator(".u1630-live-status").first.inner_text() != "", f"{name}: a loading state is shown before Python is ready")
+    # while Python loads, the disabled controls say so: the explorer's one status line (a live region, above them) reads
+    # "Loading…" and the form is aria-busy (#27: a reader saw greyed inputs and no word)
+    busy = page.evaluate("""() => [...document.querySelectorAll('.u1630-explorer')].map(x => x.classList.contains('u1630-ready') ? 'ready' :
+        [x.querySelector('.u1630-live-status').textContent.startsWith('Loading…'), x.querySelector('.u1630-live-status').getAttribute('role'),
+         x.querySelector('.u1630-form').getAttribute('aria-busy'), x.querySelector('input, select').disabled,
+         x.firstElementChild.classList.contains('u1630-live-status'), x.querySelectorAll('.u1630-live-status').length].join())""")
+    check(busy and all(b in ("ready", "true,status,true,true,true,1") for b in busy) and "ready" not in busy[:1],
+          f"{name}: while Python loads, each explorer's one status line, above its disabled controls, reads 'Loading…' (role status, "
+          f"the form aria-busy): {busy}")
     page.wait_for_selector(".u1630-explorer.u1630-ready", timeout=60000)
+    check(page.evaluate("() => document.querySelectorAll('.u1630-form[aria-busy]').length") == 0, f"{name}: no form busy once Python is ready")
     page.wait_for_function("() => window.u1630Live && window.u1630Live.firstResult !== null", timeout=120000)
     wall = time.time() - t0
     first = page.evaluate("() => window.u1630Live.firstResult") / 1000

@@ -276,7 +276,7 @@ def _live_banner(stem, runnable):
     text = ("Code cells marked <b>Run</b> can be edited and run in your browser: Python (Pyodide) loads from this "
             "site on first use, and the cells above the one you run are run first, once." if runnable else "")
     src = (f'<div class="u1630-banner">{" ".join(links)}\n'   # a line break: search excerpts keep the sentences apart
-           + (f'<p class="u1630-live-status" data-state="idle">{text}</p>' if text else "") + "</div>")
+           + (f'<p class="u1630-live-status" role="status" data-state="idle">{text}</p>' if text else "") + "</div>")
     return {"cell_type": "markdown", "id": "u1630-banner", "metadata": {}, "source": src if (links or text) else ""}
 
 

@@ -203,10 +203,11 @@ def explorer_html(expr: str) -> str:
                          f'<select id="{uid}-{a}" data-arg="{a}" disabled>{opts}</select></div>')
         else: raise TypeError(f"{expr}: control {a} is a {type(x).__name__}")
     spec = {"kind": kind, "args": args, "pick_target": "text"}
+    # the one status line, above the controls it speaks of (a live region: "Loading…" while they are disabled)
     return (f"<div class=\"u1630-explorer\" data-spec='{e(json.dumps(spec))}'>"
+            f'<p class="u1630-live-status" role="status" data-state="static">A snapshot computed when the site was '
+            f'built; with JavaScript on, the controls come alive (Python runs in your browser).</p>'
             f'<form class="u1630-form" onsubmit="return false">{"".join(parts)}</form>'
-            f'<p class="u1630-live-status" data-state="static">A snapshot computed when the site was built; '
-            f'with JavaScript on, the controls come alive (Python runs in your browser).</p>'
             f'<div class="u1630-explorer-out">{w.out.value}</div></div>')
 
 

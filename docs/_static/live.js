@@ -16,6 +16,10 @@
   function status(text, cls) {
     const lines = document.querySelectorAll(".u1630-explorer .u1630-live-status");
     for (const s of lines.length ? lines : document.querySelectorAll(".u1630-live-status")) { s.textContent = text; s.dataset.state = cls; }
+    // the controls, disabled while Python loads, are busy (the status line above them is the live region that says so)
+    for (const f of document.querySelectorAll(".u1630-explorer .u1630-form")) {
+      if (cls === "loading") f.setAttribute("aria-busy", "true"); else f.removeAttribute("aria-busy");
+    }
   }
 
   async function fetchBytes(url) {
@@ -26,7 +30,7 @@
 
   function start() {
     if (runtime) return runtime;
-    status("Loading Python (Pyodide) in your browser…", "loading");
+    status("Loading… Python (Pyodide) is starting in your browser; the controls wake when it is ready.", "loading");
     runtime = (async () => {
       const manifest = await (await fetch(STATIC + "live/manifest.json")).json();
       const { loadPyodide } = await import(STATIC + "pyodide/pyodide.mjs");
