@@ -350,8 +350,42 @@ async def check_keys(browser, base, pages, workers):
     await check_key_use(browser, base)
 
 
+CELL_RING_JS = """() => {
+  // the focus ring of the focused code cell: its outline and that colour's contrast with the page (a shadow does not
+  // count: the cell's 2 px shadow was covered by the Run bar below and the run marker at its left, #27)
+  const lum = c => { const m = (c || '').match(/[\\d.]+/g); if (!m || m.length < 3) return null;
+    const [r, g, b] = m.slice(0, 3).map(x => { x = x / 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const bg = lum(getComputedStyle(document.body).backgroundColor);
+  const ratio = c => { const l = lum(c); return l === null || bg === null ? 0 : (Math.max(l, bg) + 0.05) / (Math.min(l, bg) + 0.05); };
+  const el = document.activeElement, cell = el.closest('.cell_input');
+  let best = [0, 0];
+  for (let e = el; e && e !== cell.parentElement; e = e.parentElement) {
+    const s = getComputedStyle(e);
+    if (s.outlineStyle !== 'none') best = [Math.max(best[0], parseFloat(s.outlineWidth)), Math.max(best[1], ratio(s.outlineColor))];
+  }
+  return {editable: el.isContentEditable, width: best[0], contrast: Math.round(best[1] * 100) / 100};
+}"""
+
+
+async def check_cell_focus(browser, base):
+    "A code cell focused from the keyboard shows an outline at least 2 px wide, at 3:1 against the page (WCAG 1.4.11), light and dark"
+    out = {}
+    for theme in ("light", "dark"):
+        ctx = await new_context(browser, theme)
+        page = await ctx.new_page()
+        await goto(page, base, "partial_form.html")
+        await page.locator("div.cell.tag_u1630-run .cell_input pre").first.focus()
+        out[theme] = await page.evaluate(CELL_RING_JS)
+        await page.close(); await ctx.close()
+    FIGURES["cell_focus"] = out
+    check(all(r["editable"] and r["width"] >= 2 and r["contrast"] >= 3 for r in out.values()),
+          f"partial_form.html: a focused code cell shows its focus ring (>= 2 px, >= 3:1), light and dark: {out}")
+
+
 async def check_key_use(browser, base):
     "Controls used with real key presses"
+    await check_cell_focus(browser, base)
     ctx = await new_context(browser, "light")
     page = await ctx.new_page()
     await goto(page, base, "introduction.html")
