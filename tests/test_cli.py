@@ -1,6 +1,6 @@
 """The `uri1630` command line, run as a real subprocess: exit codes, stdin streaming, pipes, closed and full
 output, Ctrl-C, no tracebacks."""
-import io, json, os, select, signal, subprocess, sys, tracemalloc
+import io, json, os, select, shlex, signal, subprocess, sys, tracemalloc
 from pathlib import Path
 import pytest
 from scaling import assert_linear, children_cpu
@@ -99,7 +99,7 @@ def test_extract_file_and_stdin(tmp_path):
 
 def test_broken_pipe_is_quiet():
     "The reader goes away (`| head -1`): status 141, nothing on stderr"
-    p = subprocess.run(f"{sys.executable} -m uri1630 canon - | head -1; echo \"status ${{PIPESTATUS[0]}}\" >&2", shell=True,
+    p = subprocess.run(f"{shlex.quote(sys.executable)} -m uri1630 canon - | head -1; echo \"status ${{PIPESTATUS[0]}}\" >&2", shell=True,
                        executable="/bin/bash", capture_output=True, text=True, input="http://a/b\n" * 200_000, cwd=ROOT, timeout=120)
     assert p.stdout == "http://a/b\n"
     assert p.stderr.strip() in ("status 141", "status 1"), p.stderr     # quiet: no traceback, no message
@@ -237,7 +237,7 @@ def test_ctrl_c_exits_130_quietly():
 
 def test_closed_stdout():
     "stdout closed (`>&-`): status 1, one line on stderr, no traceback"
-    r = subprocess.run(f"{sys.executable} -m uri1630 canon HTTP://a/b >&-", shell=True, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    r = subprocess.run(f"{shlex.quote(sys.executable)} -m uri1630 canon HTTP://a/b >&-", shell=True, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 1 and "Traceback" not in r.stderr and len(r.stderr.splitlines()) == 1, r
 
 
@@ -252,7 +252,7 @@ def test_dev_full():
 
 def test_closed_stderr_keeps_errors_out_of_stdout():
     "stderr closed (`2>&-`): error text is dropped, never mixed into stdout"
-    r = subprocess.run(f"printf 'x:%%zz\\nHTTP://a/b\\n' | {sys.executable} -m uri1630 canon - 2>&-", shell=True, capture_output=True,
+    r = subprocess.run(f"printf 'x:%%zz\\nHTTP://a/b\\n' | {shlex.quote(sys.executable)} -m uri1630 canon - 2>&-", shell=True, capture_output=True,
                        text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 2 and r.stdout == "\nhttp://a/b\n", r
 

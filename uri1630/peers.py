@@ -11,7 +11,8 @@ __all__ = ['SLASH_RULE', 'LAST_PART', 'DOTS', 'ABSOLUTE', 'CONTEXT', 'HASH', 'HI
 
 # %% ../nbs/33_then_and_now.ipynb #f2b8d527
 import re
-from typing import Any, Callable, NamedTuple, Optional
+from types import MappingProxyType
+from typing import Any, Callable, Mapping, NamedTuple, Optional
 
 from .encoding import canonical, compare, equivalent
 from .errors import URIError
@@ -80,15 +81,17 @@ def _invalid_rule(u: str) -> Optional[str]:
     return None
 
 
-OPERATIONS: dict[str, Callable[..., Any]] = {  # a peer's operation -> the nearest of uri1630's
-    "join": resolve,
-    "split": lambda u: tuple(parse(u)),
-    "valid": lambda u: _invalid_rule(u) is None,
-    "equivalent": equivalent,
-    "remove_dots": lambda p: resolve("http://h/", p),
-    "canonical": canonical,
-    "scheme": lambda u: parse(u).scheme,
-}
+OPERATIONS: Mapping[str, Callable[..., Any]] = MappingProxyType(
+    {  # a peer's operation -> the nearest of uri1630's
+        "join": resolve,
+        "split": lambda u: tuple(parse(u)),
+        "valid": lambda u: _invalid_rule(u) is None,
+        "equivalent": equivalent,
+        "remove_dots": lambda p: resolve("http://h/", p),
+        "canonical": canonical,
+        "scheme": lambda u: parse(u).scheme,
+    }
+)
 
 
 def run(case: Case) -> Any:
@@ -153,325 +156,358 @@ def _differ_only_in(case: Case, part: str) -> bool:
 _VOID_SITE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:///[^?#]*//")  # a void site, then a `//`
 
 
-JOIN_KINDS = {  # the partial's place in the context
-    "void-site-slashes": Kind(
-        SLASH_RULE
-        + (
-            " (RFC 1630 counts runs of slashes in the whole context, and has no authority: in"
-            ' http:///a//b/c, whose site is void, "/g" goes back to the last single slash '
-            '(http:///a//b/g), "//g" to the first run of exactly two (http:///a//g), and "b",'
-            ' the element after that run, is where ".." stops; RFC 3986 cuts at the empty '
-            "authority: http:///g, http://g, http:///)"
+JOIN_KINDS = MappingProxyType(
+    {  # the partial's place in the context
+        "void-site-slashes": Kind(
+            SLASH_RULE
+            + (
+                " (RFC 1630 counts runs of slashes in the whole context, and has no authority: in"
+                ' http:///a//b/c, whose site is void, "/g" goes back to the last single slash '
+                '(http:///a//b/g), "//g" to the first run of exactly two (http:///a//g), and "b",'
+                ' the element after that run, is where ".." stops; RFC 3986 cuts at the empty '
+                "authority: http:///g, http://g, http:///)"
+            ),
+            P10,
+            lambda c, o: c["op"] == "join" and _VOID_SITE.match(c["args"][0]) is not None,
         ),
-        P10,
-        lambda c, o: c["op"] == "join" and _VOID_SITE.match(c["args"][0]) is not None,
-    ),
-    "search-alone": Kind(
-        LAST_PART
-        + (
-            ' (the partial "?y" takes the place of the last part: uri1630 keeps RFC 1630\'s '
-            "answer http://a/b/c/?y; RFC 1808 and later keep the path)"
+        "search-alone": Kind(
+            LAST_PART
+            + (
+                ' (the partial "?y" takes the place of the last part: uri1630 keeps RFC 1630\'s '
+                "answer http://a/b/c/?y; RFC 1808 and later keep the path)"
+            ),
+            P10,
+            lambda c, o: c["op"] == "join" and _ref(c).startswith("?"),
         ),
-        P10,
-        lambda c, o: c["op"] == "join" and _ref(c).startswith("?"),
-    ),
-}
+    }
+)
 
 # %% ../nbs/33_then_and_now.ipynb #9ff0ea74
-DOTS_KINDS = {  # "." and ".." removed
-    "final-dots": Kind(
-        DOTS
-        + (
-            ' (a final "/." is removed with its slash, and a final ".." likewise, as in the '
-            'author\'s libwww 2.10: http://a/b/c/d + ".." is http://a/b; RFC 1808 and later '
-            "keep the slash)"
+DOTS_KINDS = MappingProxyType(
+    {  # "." and ".." removed
+        "final-dots": Kind(
+            DOTS
+            + (
+                ' (a final "/." is removed with its slash, and a final ".." likewise, as in the '
+                'author\'s libwww 2.10: http://a/b/c/d + ".." is http://a/b; RFC 1808 and later '
+                "keep the slash)"
+            ),
+            P10,
+            lambda c, o: (
+                c["op"] in ("join", "remove_dots")
+                and _segs(_ref(c))[-1] in (".", "..")
+                and isinstance(o, str)
+                and (o + "/" == expected(c))
+            ),
         ),
-        P10,
-        lambda c, o: (
-            c["op"] in ("join", "remove_dots")
-            and _segs(_ref(c))[-1] in (".", "..")
-            and isinstance(o, str)
-            and (o + "/" == expected(c))
+        "above-root": Kind(
+            DOTS
+            + (
+                ' (a ".." with no element before it to remove is kept: RFC 1630 has no rule that '
+                "drops it; RFC 3986 drops it)"
+            ),
+            P10,
+            lambda c, o: (
+                c["op"] in ("join", "remove_dots")
+                and isinstance(o, str)
+                and (re.search("/\\.\\.(/|$)", o) is not None)
+                and (".." in _segs(_ref(c)))
+            ),
         ),
-    ),
-    "above-root": Kind(
-        DOTS
-        + (
-            ' (a ".." with no element before it to remove is kept: RFC 1630 has no rule that '
-            "drops it; RFC 3986 drops it)"
-        ),
-        P10,
-        lambda c, o: (
-            c["op"] in ("join", "remove_dots")
-            and isinstance(o, str)
-            and (re.search("/\\.\\.(/|$)", o) is not None)
-            and (".." in _segs(_ref(c)))
-        ),
-    ),
-}
+    }
+)
 
 # %% ../nbs/33_then_and_now.ipynb #9d3b05e1
-CONTEXT_KINDS = {  # what is taken from the context
-    "scheme-means-absolute": Kind(
-        ABSOLUTE
-        + (
-            ' ("http:g" has a scheme: it is absolute, and used as given, whatever the '
-            "context's scheme)"
+CONTEXT_KINDS = MappingProxyType(
+    {  # what is taken from the context
+        "scheme-means-absolute": Kind(
+            ABSOLUTE
+            + (
+                ' ("http:g" has a scheme: it is absolute, and used as given, whatever the '
+                "context's scheme)"
+            ),
+            'RFC 1630, "Partial (relative) form", p. 10',
+            lambda c, o: (
+                c["op"] == "join"
+                and _is_abs(_ref(c))
+                and (o == _ref(c))
+                and (_scheme_name(_ref(c)) == _scheme_name(c["args"][0]))
+                and (expected(c) != _ref(c))
+            ),
         ),
-        'RFC 1630, "Partial (relative) form", p. 10',
-        lambda c, o: (
-            c["op"] == "join"
-            and _is_abs(_ref(c))
-            and (o == _ref(c))
-            and (_scheme_name(_ref(c)) == _scheme_name(c["args"][0]))
-            and (expected(c) != _ref(c))
+        "context-fragment": Kind(
+            HASH
+            + (
+                " (The context's fragment-id is not part of its URI: a void partial names the "
+                "context object without it; nbs/07 decision)"
+            ),
+            'RFC 1630, "HASH FOR FRAGMENT IDENTIFIERS", p. 7',
+            lambda c, o: c["op"] == "join" and _ref(c) == "" and ("#" in c["args"][0]),
         ),
-    ),
-    "context-fragment": Kind(
-        HASH
-        + (
-            " (The context's fragment-id is not part of its URI: a void partial names the "
-            "context object without it; nbs/07 decision)"
+        "relative-context": Kind(
+            CONTEXT
+            + (
+                ' (Within "a object whose URI is well defined": a context without a scheme is'
+                ' refused)'
+            ),
+            P10,
+            lambda c, o: c["op"] == "join" and (not _is_abs(c["args"][0])) and (o == "URIError"),
         ),
-        'RFC 1630, "HASH FOR FRAGMENT IDENTIFIERS", p. 7',
-        lambda c, o: c["op"] == "join" and _ref(c) == "" and ("#" in c["args"][0]),
-    ),
-    "relative-context": Kind(
-        CONTEXT
-        + (' (Within "a object whose URI is well defined": a context without a scheme is refused)'),
-        P10,
-        lambda c, o: c["op"] == "join" and (not _is_abs(c["args"][0])) and (o == "URIError"),
-    ),
-}
+    }
+)
 
 # %% ../nbs/33_then_and_now.ipynb #2c4f0669
-HOST_KINDS = {  # validity: RFC 1738's hosts and http URLs
-    "hostname": Kind(
-        (
-            "The fully qualified domain name of a network host, or its IP address as a set of"
-            ' four decimal digit groups separated by ".". [...] a sequence of domain labels '
-            'separated by ".", each domain label starting and ending with an alphanumerical '
-            'character and possibly also containing "-" characters. The rightmost domain '
-            "label will never start with a digit"
+HOST_KINDS = MappingProxyType(
+    {  # validity: RFC 1738's hosts and http URLs
+        "hostname": Kind(
+            (
+                "The fully qualified domain name of a network host, or its IP address as a set of"
+                ' four decimal digit groups separated by ".". [...] a sequence of domain labels '
+                'separated by ".", each domain label starting and ending with an alphanumerical '
+                'character and possibly also containing "-" characters. The rightmost domain '
+                "label will never start with a digit"
+            ),
+            'RFC 1738, "3.1. Common Internet Scheme Syntax", p. 6',
+            lambda c, o: (
+                c["op"] == "valid"
+                and o is False
+                and (_invalid_rule(c["args"][0]) in ("host", "hostname", "hostnumber"))
+            ),
         ),
-        'RFC 1738, "3.1. Common Internet Scheme Syntax", p. 6',
-        lambda c, o: (
-            c["op"] == "valid"
-            and o is False
-            and (_invalid_rule(c["args"][0]) in ("host", "hostname", "hostnumber"))
+        "http-login": Kind(
+            (
+                "An HTTP URL takes the form: http://<host>:<port>/<path>?<searchpart> (no "
+                '<user>:<password>@; the BNF: httpurl = "http://" hostport [ "/" hpath [ "?" '
+                "search ]])"
+            ),
+            'RFC 1738, "3.3. HTTP", p. 9, and §5',
+            lambda c, o: (
+                c["op"] == "valid" and o is False and (_invalid_rule(c["args"][0]) == "hostport")
+            ),
         ),
-    ),
-    "http-login": Kind(
-        (
-            "An HTTP URL takes the form: http://<host>:<port>/<path>?<searchpart> (no "
-            '<user>:<password>@; the BNF: httpurl = "http://" hostport [ "/" hpath [ "?" '
-            "search ]])"
-        ),
-        'RFC 1738, "3.3. HTTP", p. 9, and §5',
-        lambda c, o: (
-            c["op"] == "valid" and o is False and (_invalid_rule(c["args"][0]) == "hostport")
-        ),
-    ),
-}
+    }
+)
 
 # %% ../nbs/33_then_and_now.ipynb #1a9accaa
-SEARCH_KINDS = {  # validity: what a search may hold
-    "http-search-slash": Kind(
-        (
-            'Within the <path> and <searchpart> components, "/", ";", "?" are reserved. '
-            '(search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]: a "/" in a search must be '
-            "encoded)"
+SEARCH_KINDS = MappingProxyType(
+    {  # validity: what a search may hold
+        "http-search-slash": Kind(
+            (
+                'Within the <path> and <searchpart> components, "/", ";", "?" are reserved. '
+                '(search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]: a "/" in a search must be '
+                "encoded)"
+            ),
+            'RFC 1738, "3.3. HTTP", p. 9, and §5',
+            lambda c, o: (
+                c["op"] == "valid"
+                and o is False
+                and (_invalid_rule(c["args"][0]) == "search")
+                and ("/" in (parse(c["args"][0]).search or ""))
+            ),
         ),
-        'RFC 1738, "3.3. HTTP", p. 9, and §5',
-        lambda c, o: (
-            c["op"] == "valid"
-            and o is False
-            and (_invalid_rule(c["args"][0]) == "search")
-            and ("/" in (parse(c["args"][0]).search or ""))
+        "reserved-in-search": Kind(
+            (
+                "search  xalphas [ + search ]; reserved  = | ; | / | # | ? | : | space (outside "
+                'RFC 1738\'s schemes, only RFC 1630\'s generic BNF applies, and "=", "/" and ":" '
+                "are reserved characters, not xalphas)"
+            ),
+            'RFC 1630, "BNF of Generic URI Syntax", pp. 22-23',
+            lambda c, o: (
+                c["op"] == "valid"
+                and o is False
+                and (_invalid_rule(c["args"][0]) == "xalpha")
+                and (re.search("[=/:]", parse(c["args"][0]).search or "") is not None)
+            ),
         ),
-    ),
-    "reserved-in-search": Kind(
-        (
-            "search  xalphas [ + search ]; reserved  = | ; | / | # | ? | : | space (outside "
-            'RFC 1738\'s schemes, only RFC 1630\'s generic BNF applies, and "=", "/" and ":" '
-            "are reserved characters, not xalphas)"
-        ),
-        'RFC 1630, "BNF of Generic URI Syntax", pp. 22-23',
-        lambda c, o: (
-            c["op"] == "valid"
-            and o is False
-            and (_invalid_rule(c["args"][0]) == "xalpha")
-            and (re.search("[=/:]", parse(c["args"][0]).search or "") is not None)
-        ),
-    ),
-}
+    }
+)
 
 # %% ../nbs/33_then_and_now.ipynb #af583207
-SCHEME_KINDS = {  # schemes RFC 1738 does not define, and scheme names
-    "opaque-site": Kind(
-        (
-            "The path is interpreted in a manner dependent on the protocol being used. (A "
-            "scheme that RFC 1738 does not define, such as https, is checked against RFC "
-            "1630's generic BNF only, which has no host or port)"
+SCHEME_KINDS = MappingProxyType(
+    {  # schemes RFC 1738 does not define, and scheme names
+        "opaque-site": Kind(
+            (
+                "The path is interpreted in a manner dependent on the protocol being used. (A "
+                "scheme that RFC 1738 does not define, such as https, is checked against RFC "
+                "1630's generic BNF only, which has no host or port)"
+            ),
+            'RFC 1630, "URI syntax", p. 6',
+            lambda c, o: (
+                c["op"] == "valid"
+                and o is True
+                and (c["expected"] is False)
+                and ((_scheme_name(c["args"][0]) or "") not in SCHEMES)
+            ),
         ),
-        'RFC 1630, "URI syntax", p. 6',
-        lambda c, o: (
-            c["op"] == "valid"
-            and o is True
-            and (c["expected"] is False)
-            and ((_scheme_name(c["args"][0]) or "") not in SCHEMES)
+        "scheme-length": Kind(
+            (
+                "Scheme names consist of a sequence of characters. (RFC 1738 sets no length "
+                "limit, and uri1630 none: curl reads at most 40 characters as a scheme name, and "
+                "a longer one is no scheme for it)"
+            ),
+            'RFC 1738, "2.1. The main parts of URLs", p. 2',
+            lambda c, o: (
+                c["op"] == "scheme"
+                and isinstance(o, str)
+                and (len(o) > 40)
+                and (expected(c) is None)
+            ),
         ),
-    ),
-    "scheme-length": Kind(
-        (
-            "Scheme names consist of a sequence of characters. (RFC 1738 sets no length "
-            "limit, and uri1630 none: curl reads at most 40 characters as a scheme name, and "
-            "a longer one is no scheme for it)"
-        ),
-        'RFC 1738, "2.1. The main parts of URLs", p. 2',
-        lambda c, o: (
-            c["op"] == "scheme" and isinstance(o, str) and (len(o) > 40) and (expected(c) is None)
-        ),
-    ),
-}
+    }
+)
 
 # %% ../nbs/33_then_and_now.ipynb #a72cc800
-WRITTEN_KINDS = {  # the host and the port as written
-    "localhost-kept": Kind(
-        (
-            'As a special case, <host> can be the string "localhost" or the empty string; '
-            "this is interpreted as `the machine from which the URL is being interpreted'. "
-            "(Both name the same machine, and equivalent compares them as one; resolve and "
-            "canonical keep the host as written: file://localhost/etc/motd stays so, where "
-            "WHATWG parsers write file:///etc/motd)"
+WRITTEN_KINDS = MappingProxyType(
+    {  # the host and the port as written
+        "localhost-kept": Kind(
+            (
+                'As a special case, <host> can be the string "localhost" or the empty string; '
+                "this is interpreted as `the machine from which the URL is being interpreted'. "
+                "(Both name the same machine, and equivalent compares them as one; resolve and "
+                "canonical keep the host as written: file://localhost/etc/motd stays so, where "
+                "WHATWG parsers write file:///etc/motd)"
+            ),
+            'RFC 1738, "3.10 FILES", p. 15',
+            lambda c, o: (
+                c["op"] in ("join", "canonical")
+                and isinstance(o, str)
+                and ("localhost" in o.lower())
+                and ("localhost" not in str(expected(c)).lower())
+            ),
         ),
-        'RFC 1738, "3.10 FILES", p. 15',
-        lambda c, o: (
-            c["op"] in ("join", "canonical")
-            and isinstance(o, str)
-            and ("localhost" in o.lower())
-            and ("localhost" not in str(expected(c)).lower())
+        "port-as-written": Kind(
+            (
+                "Another port number may optionally be supplied, in decimal, separated from the "
+                "host by a colon. (canonical is an encoding level, not a site rule: it keeps the "
+                "port as written, leading zeros and the default port included, so http://h:080/ "
+                "stays so; equivalent compares ports as numbers and knows the defaults; WHATWG "
+                "parsers rewrite the port, and drop a default one)"
+            ),
+            'RFC 1738, "3.1. Common Internet Scheme Syntax", p. 6',
+            lambda c, o: (
+                c["op"] == "canonical"
+                and isinstance(o, str)
+                and (_port(o) != _port(str(expected(c))))
+            ),
         ),
-    ),
-    "port-as-written": Kind(
-        (
-            "Another port number may optionally be supplied, in decimal, separated from the "
-            "host by a colon. (canonical is an encoding level, not a site rule: it keeps the "
-            "port as written, leading zeros and the default port included, so http://h:080/ "
-            "stays so; equivalent compares ports as numbers and knows the defaults; WHATWG "
-            "parsers rewrite the port, and drop a default one)"
-        ),
-        'RFC 1738, "3.1. Common Internet Scheme Syntax", p. 6',
-        lambda c, o: (
-            c["op"] == "canonical" and isinstance(o, str) and (_port(o) != _port(str(expected(c))))
-        ),
-    ),
-}
+    }
+)
 
 # %% ../nbs/33_then_and_now.ipynb #641f2cdc
-SAME_KINDS = {  # equivalence: parts compared as written
-    "search-rewritten": Kind(
-        (
-            "The query string represents some operation applied to the object, but this "
-            "specification gives no common syntax or semantics for it. (uri1630 compares "
-            "searches as written, up to encoding: it does not sort, drop or re-encode "
-            "parameters)"
+SAME_KINDS = MappingProxyType(
+    {  # equivalence: parts compared as written
+        "search-rewritten": Kind(
+            (
+                "The query string represents some operation applied to the object, but this "
+                "specification gives no common syntax or semantics for it. (uri1630 compares "
+                "searches as written, up to encoding: it does not sort, drop or re-encode "
+                "parameters)"
+            ),
+            'RFC 1630, "QUERY STRINGS", p. 7',
+            lambda c, o: c["op"] == "equivalent" and o is False and _differ_only_in(c, "search"),
         ),
-        'RFC 1630, "QUERY STRINGS", p. 7',
-        lambda c, o: c["op"] == "equivalent" and o is False and _differ_only_in(c, "search"),
-    ),
-    "fragment-kept": Kind(
-        HASH
-        + (
-            " (A reference with a fragment-id names a part of the object: equivalent compares"
-            " it; canonicalizers drop it)"
+        "fragment-kept": Kind(
+            HASH
+            + (
+                " (A reference with a fragment-id names a part of the object: equivalent compares"
+                " it; canonicalizers drop it)"
+            ),
+            'RFC 1630, "HASH FOR FRAGMENT IDENTIFIERS", p. 7',
+            lambda c, o: c["op"] == "equivalent" and o is False and _differ_only_in(c, "fragment"),
         ),
-        'RFC 1630, "HASH FOR FRAGMENT IDENTIFIERS", p. 7',
-        lambda c, o: c["op"] == "equivalent" and o is False and _differ_only_in(c, "fragment"),
-    ),
-    "dots-in-absolute": Kind(
-        DOTS
-        + (
-            ' ("Within the result" of resolving a partial form: an absolute URI is used as '
-            'given, its "xxx/../" is not removed; an encoded %2E%2E is data)'
+        "dots-in-absolute": Kind(
+            DOTS
+            + (
+                ' ("Within the result" of resolving a partial form: an absolute URI is used as '
+                'given, its "xxx/../" is not removed; an encoded %2E%2E is data)'
+            ),
+            P10,
+            lambda c, o: (
+                c["op"] == "equivalent"
+                and o is False
+                and _differ_only_in(c, "path")
+                and any((re.search("/(\\.|\\.\\.|%2[Ee]%2[Ee])(/|\\?|#|$)", a) for a in c["args"]))
+            ),
         ),
-        P10,
-        lambda c, o: (
-            c["op"] == "equivalent"
-            and o is False
-            and _differ_only_in(c, "path")
-            and any((re.search("/(\\.|\\.\\.|%2[Ee]%2[Ee])(/|\\?|#|$)", a) for a in c["args"]))
-        ),
-    ),
-}
+    }
+)
 
 # %% ../nbs/33_then_and_now.ipynb #8a62bfca
-WRITING_KINDS = {  # equivalence: what is not a URL yet
-    "empty-port": Kind(
-        (
-            "Another port number may optionally be supplied, in decimal, separated from the "
-            "host by a colon. If the port is omitted, the colon is as well."
+WRITING_KINDS = MappingProxyType(
+    {  # equivalence: what is not a URL yet
+        "empty-port": Kind(
+            (
+                "Another port number may optionally be supplied, in decimal, separated from the "
+                "host by a colon. If the port is omitted, the colon is as well."
+            ),
+            'RFC 1738, "3.1. Common Internet Scheme Syntax", p. 6',
+            lambda c, o: (
+                c["op"] == "equivalent"
+                and o is False
+                and (re.search("//[^/?#]*:(/|$)", c["args"][0]) is not None)
+            ),
         ),
-        'RFC 1738, "3.1. Common Internet Scheme Syntax", p. 6',
-        lambda c, o: (
-            c["op"] == "equivalent"
-            and o is False
-            and (re.search("//[^/?#]*:(/|$)", c["args"][0]) is not None)
+        "surrounding-space": Kind(
+            (
+                "URLs are written only with the graphic printable characters of the US-ASCII "
+                "coded character set. (Whitespace around a URL in text is dropped when extracting"
+                " it, by uri1630.context, not by equivalent)"
+            ),
+            'RFC 1738, "2.2. URL Character Encoding Issues", p. 2',
+            lambda c, o: (
+                c["op"] == "equivalent" and o is False and any((a != a.strip() for a in c["args"]))
+            ),
         ),
-    ),
-    "surrounding-space": Kind(
-        (
-            "URLs are written only with the graphic printable characters of the US-ASCII "
-            "coded character set. (Whitespace around a URL in text is dropped when extracting"
-            " it, by uri1630.context, not by equivalent)"
+        "partial-form": Kind(
+            (
+                "It must be emphasized that when a reference is passed in anything other than a "
+                "well controlled context, the full form must always be used. (A partial form such"
+                ' as "?b=1" names nothing until it is resolved: it is not rewritten into another '
+                "partial)"
+            ),
+            'RFC 1630, "Partial (relative) form", p. 10',
+            lambda c, o: c["op"] == "equivalent" and o is False and (not _is_abs(c["args"][0])),
         ),
-        'RFC 1738, "2.2. URL Character Encoding Issues", p. 2',
-        lambda c, o: (
-            c["op"] == "equivalent" and o is False and any((a != a.strip() for a in c["args"]))
-        ),
-    ),
-    "partial-form": Kind(
-        (
-            "It must be emphasized that when a reference is passed in anything other than a "
-            "well controlled context, the full form must always be used. (A partial form such"
-            ' as "?b=1" names nothing until it is resolved: it is not rewritten into another '
-            "partial)"
-        ),
-        'RFC 1630, "Partial (relative) form", p. 10',
-        lambda c, o: c["op"] == "equivalent" and o is False and (not _is_abs(c["args"][0])),
-    ),
-}
+    }
+)
 
 # %% ../nbs/33_then_and_now.ipynb #8b97c3c4
-KINDS: dict[str, Kind] = {  # in this order: a case is of the first kind it fits
-    **JOIN_KINDS,
-    **DOTS_KINDS,
-    **CONTEXT_KINDS,
-    **HOST_KINDS,
-    **SEARCH_KINDS,
-    **SCHEME_KINDS,
-    **WRITTEN_KINDS,
-    **SAME_KINDS,
-    **WRITING_KINDS,
-}
+KINDS: Mapping[str, Kind] = MappingProxyType(
+    {  # in this order: a case is of the first kind it fits
+        **JOIN_KINDS,
+        **DOTS_KINDS,
+        **CONTEXT_KINDS,
+        **HOST_KINDS,
+        **SEARCH_KINDS,
+        **SCHEME_KINDS,
+        **WRITTEN_KINDS,
+        **SAME_KINDS,
+        **WRITING_KINDS,
+    }
+)
 # reason: (why, test(case)); decided from the case alone, before uri1630 is run
-NOT_COMPARABLE: dict[str, tuple[str, Callable[[Case], bool]]] = {
-    "option": (
-        "a peer option with no RFC 1630 counterpart (w3lib's keep_fragments, keep_blank_values, "
-        "query_separator)",
-        lambda c: bool(c.get("options")) and c["op"] == "equivalent",
-    ),
-    "ipv6": (
-        "an IPv6 literal host ([...]): RFC 1738's host is a domain name or four decimal groups; "
-        "IP literals in brackets came with RFC 2732 (1999)",
-        lambda c: "[" in " ".join(c["args"]),
-    ),
-    "non-ascii": (
-        "characters outside US-ASCII (IRIs, IDNA, charsets): RFC 1738 URLs are written only with "
-        "graphic US-ASCII characters; IDNA and IRIs came in 2003-2005",
-        lambda c: not " ".join(c["args"]).isascii(),
-    ),
-}
+NOT_COMPARABLE: Mapping[str, tuple[str, Callable[[Case], bool]]] = MappingProxyType(
+    {
+        "option": (
+            "a peer option with no RFC 1630 counterpart (w3lib's keep_fragments, "
+            "keep_blank_values, "
+            "query_separator)",
+            lambda c: bool(c.get("options")) and c["op"] == "equivalent",
+        ),
+        "ipv6": (
+            "an IPv6 literal host ([...]): RFC 1738's host is a domain name or four decimal "
+            "groups; "
+            "IP literals in brackets came with RFC 2732 (1999)",
+            lambda c: "[" in " ".join(c["args"]),
+        ),
+        "non-ascii": (
+            "characters outside US-ASCII (IRIs, IDNA, charsets): RFC 1738 URLs are written only "
+            "with "
+            "graphic US-ASCII characters; IDNA and IRIs came in 2003-2005",
+            lambda c: not " ".join(c["args"]).isascii(),
+        ),
+    }
+)
 
 # %% ../nbs/33_then_and_now.ipynb #c178524c
 Row = tuple[Case, str, Optional[str], Any]  # (case, verdict, kind or reason, uri1630's answer)
@@ -537,10 +573,13 @@ def _live_ada() -> Optional[dict[str, Any]]:
     return dict(version=v, licence="Apache-2.0 or MIT", cases=cases)
 
 # %% ../nbs/33_then_and_now.ipynb #e7f68ca9
-LIVE: dict[str, Callable[[], Optional[dict[str, Any]]]] = {  # run now, when there
+_LIVE: dict[str, Callable[[], Optional[dict[str, Any]]]] = {  # run now, when there
     "urllib": _live_urllib,
     "ada-url": _live_ada,
 }
+LIVE: Mapping[str, Callable[[], Optional[dict[str, Any]]]] = MappingProxyType(
+    _LIVE
+)  # read-only: `_LIVE` is where a peer is added
 
 
 def live_tables() -> dict[str, dict[str, Any]]:
@@ -577,4 +616,4 @@ def _live_curl() -> Optional[dict[str, Any]]:
     return dict(version=out.split("\n")[0].split(" (")[0], licence="curl", cases=cases)
 
 
-LIVE["curl"] = _live_curl
+_LIVE["curl"] = _live_curl

@@ -298,6 +298,20 @@ def run_all():
     return dict(generated_by="tests/peers/clients.py", clients=clients, cases=cs), times
 
 
+def _differences(old, new):
+    "What differs between the committed run `old` and this run `new`: each client's version, and its changed answers"
+    oc, out = old.get("clients", {}), []
+    for name, c in new["clients"].items():
+        if oc.get(name, {}).get("version") != c["version"]:
+            out.append(f"{name}: version {oc.get(name, {}).get('version')!r} committed, {c['version']!r} here")
+    oa = {c["id"]: c["answers"] for c in old.get("cases", [])}
+    for c in new["cases"]:
+        was = oa.get(c["id"], {})
+        for name, a in c["answers"].items():
+            if was.get(name, a) != a: out.append(f"{name}: {c['partial']!r} against {c['context']!r} was {was[name]!r}, now {a!r}")
+    return out[:20]
+
+
 def main(argv):
     out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else OUT
     t0 = time.time()
@@ -310,6 +324,7 @@ def main(argv):
         if missing: bad.append(f"clients missing on this machine: {missing} (.ci/apt-packages, the bench extra install them)")
         if not out.exists() or out.read_text(encoding="utf-8") != text:
             new = Path(tempfile.gettempdir()) / "33_clients.json"; new.write_text(text, encoding="utf-8")
+            bad.extend(_differences(json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}, data))
             bad.append(f"{out.relative_to(ROOT)} differs from this run (the new one: {new}); run python tests/peers/clients.py "
                        "and commit it")
         for b in bad: print("FAIL:", b, file=sys.stderr)
