@@ -248,7 +248,7 @@ CONTEXT_KINDS = MappingProxyType(
             CONTEXT
             + (
                 ' (Within "a object whose URI is well defined": a context without a scheme is'
-                ' refused)'
+                " refused)"
             ),
             P10,
             lambda c, o: c["op"] == "join" and (not _is_abs(c["args"][0])) and (o == "URIError"),

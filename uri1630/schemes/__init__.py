@@ -10,7 +10,6 @@ __all__ = ['URL_CHARS', 'USER_CHARS', 'Source', 'split_url', 'SchemeURL', 'Gener
 # %% ../../nbs/09_specific_schemes.ipynb #6a8d9302
 import functools
 import re
-import threading
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from operator import attrgetter
@@ -179,26 +178,16 @@ def split_url(
         src = src._replace(fragment=src.check(h + 1, end, URL_CHARS, "fragmentid"))
     return src
 
-
-# read once: where `parse_login` found the host goes with the value (`_parse_slow` places it)
-_READ = threading.local()
-
-
-def _placed(obj: "SchemeURL", src: Source) -> "SchemeURL":
-    "`obj`, with where `parse_login` found its host and login end (in `src.url`) if it read `src`"
-    got = getattr(_READ, "login", None)
-    if got is not None and got[0] is src and isinstance(obj, IPURL):
-        off = src.offset  # `src.text` -> `src.url`
-        object.__setattr__(obj, "_at", (got[1].at - off, got[1].end - off))
-    return obj
-
 # %% ../../nbs/09_specific_schemes.ipynb #121745d4
 def _loose_forms(u: "SchemeURL") -> list[str]:
     "The forms of the password of a login in `u.text` that no parse read (no `Secret` holds it)"
     if "@" not in u.text or isinstance(getattr(u, "password", None), Secret):
         return []
-    spans = _password_spans(u.text)
-    return [f for a, b in spans for f in _secret_forms(u.text[a:b], u.text[a:b]) if f != "***"]
+    # a login cut as the parse cuts it (`IPURL.spans`) holds a password before its host only: an
+    # '@' in a search or fragment (`ftp://@h:0#f@h`) is no login
+    spans = getattr(type(u), "spans", None)
+    t = u.text[: spans.fget(u).host[0]] if isinstance(spans, property) and spans.fget else u.text
+    return [f for a, b in _password_spans(t) for f in _secret_forms(t[a:b], t[a:b]) if f != "***"]
 
 
 def _masking_repr(r: Callable[[Any], str]) -> Callable[[Any], str]:
@@ -378,14 +367,13 @@ def _read(text: str, rfc: str = "1738") -> tuple[Source, SchemeURL]:
     src = None
     try:
         src = split_url(text, rfc)
-        _READ.login = None
         obj = _parser(src.scheme)(src)
     except URIError as e:  # RFC 1738 §6: its text keeps no password
         raise _starred(e, text, src) from None
     if not isinstance(obj, SchemeURL):
         why = f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL"
         raise TypeError(why)
-    return src, _placed(obj, src)
+    return src, obj
 
 
 # encoding, a floor below, reads URLs of registered schemes with it (RFC 1738 §2.2)
@@ -531,9 +519,6 @@ class IPURL(SchemeURL):
     password: Optional[Secret] = field(repr=False)
     host: str  # the host name or number as written (`''` only for a void `file:` host)
     port: Optional[int]  # the port as written, `None` when absent
-    # where the parse found the host, and where the login ends, in the URL as written (`reveal()`);
-    # (-1, -1): no parse placed them (the fast path's `scheme://host[:port]`, or one made by hand)
-    _at: tuple[int, int] = field(default=(-1, -1), init=False, compare=False, repr=False)
 
     @property
     def spans(self) -> "LoginSpans":
@@ -615,7 +600,6 @@ class Login(NamedTuple):
     host: str  # as written
     port: Optional[int]  # `None` when absent
     end: int  # index (in `src.text`) just after the login: the `/` (or other stop) or `src.end`
-    at: int = -1  # index (in `src.text`) of the host
 
     def __repr__(self) -> str:  # RFC 1738 §6: a password is never shown
         pw = None if self.password is None else "***"
@@ -678,9 +662,7 @@ def parse_login(
     if he == i and not void_host:
         src.fail(i, "host", f"a {src.scheme}: URL needs a host name or number")
     host = _check_host(src, i, he) if he > i else ""
-    lg = Login(u, pw, host, None if c < 0 else _read_port(src, c + 1, j), j, i)
-    _READ.login = src, lg  # the value the parser makes of `src` is placed by it (`_parse_slow`)
-    return lg
+    return Login(u, pw, host, None if c < 0 else _read_port(src, c + 1, j), j)
 
 # %% ../../nbs/09_specific_schemes.ipynb #577ab7d1
 class LoginSpans(NamedTuple):
@@ -693,19 +675,27 @@ class LoginSpans(NamedTuple):
 
 
 def _login_spans(u: IPURL) -> LoginSpans:
-    "`u.spans`: from what the parse placed and the parts' own lengths, not from the text again"
-    start, (h, end) = len(u.scheme) + 3, u._at  # the login starts after `scheme://`
-    if h < 0 and u.user is not None:  # a value made by hand with a login: its text read once
-        v = parse_url(u.reveal())
-        h, end = v._at if isinstance(v, IPURL) and v._at[0] >= 0 else (start, start)
-    if h < 0:  # no login: the host right after `//`, the port as `str(port)` (fast path's form)
-        h = start
-        end = h + len(u.host) + (0 if u.port is None else 1 + len(str(u.port)))
-    host, pw = (h, h + len(u.host)), u.password
-    port = None if u.port is None else (host[1] + 1, end)
-    if isinstance(pw, Secret) and pw._at >= 0:
-        return LoginSpans((start, pw._at - 1), (pw._at, h - 1), host, port)
-    return LoginSpans(None if u.user is None else (start, h - 1), None, host, port)
+    "`u.spans`: the login cut where `parse_login` cuts it (its record's `LoginRule`), in `reveal()`"
+    # no field holds a place: a copy, a pickle or a hand-made value has the spans of its own text
+    t, start = u.reveal(), len(u.scheme) + 1  # after `scheme:`
+    if not t.startswith("//", start):  # no `//` login (a subclass's URL without one)
+        return LoginSpans(None, None, (start, start), None)
+    start += 2
+    e = dict.get(_ENTRIES, u.scheme)  # (a read that loads nothing: its class is loaded)
+    stops = (e.login.stops if e is not None and e.login is not None else "/") + "#"
+    j = min([k for k in (t.find(c, start) for c in stops) if k >= 0], default=len(t))
+    at, c = _login_split(t, start, j)  # the last '@', the ':' before it (as `parse_login`)
+    h = at + 1 if at >= 0 else start
+    he = min(h + len(u.host or ""), j)
+    k = he + 1
+    while k < j and t[k] in DIGIT:  # the digits as written (a leading zero kept)
+        k += 1
+    port = None if u.port is None else (he + 1, k)
+    if at < 0:
+        return LoginSpans(None, None, (h, he), port)
+    if c >= 0:
+        return LoginSpans((start, c), (c + 1, at), (h, he), port)
+    return LoginSpans((start, at), None, (h, he), port)
 
 # %% ../../nbs/09_specific_schemes.ipynb #6b6e7c46
 def _login_text(src: Source, lg: Login) -> str:
