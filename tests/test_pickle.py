@@ -6,6 +6,7 @@ lists and dataclass fields) or is raised is round-tripped, with the oldest proto
 import dataclasses, inspect, pickle
 import pytest
 import uri1630
+import uri1630.catalog
 
 SAMPLES = [
     "http://info.cern.ch/albert/bertram/marie-claude", "http://info.cern.ch/albert/bertram/marie%2Dclaude",
@@ -21,6 +22,8 @@ SAMPLES = [
 # and, for every scheme registered (by any notebook, now or later), a few shapes of URL
 SAMPLES += [f"{name}:{rest}" for name in getattr(uri1630, 'SCHEMES', {})
             for rest in ("//h/p", "//u:p@h:1/p?q#f", "x@y", "a", "//h/1/sel", "//h/db?w")]
+# and every record's own example (a scheme stricter than the shapes above is still reached)
+SAMPLES += [e.example for e in uri1630.catalog.SCHEME_ENTRIES.values() if e.example]
 SKIP = {'retrieve', 'retrieve_menu', 'iter_menu', 'http_request', 'ftp_session', 'gopher_exchange', 'register_scheme', 'declare',
         'register_grammar', 'local_cluster', 'from_lines', 'map_bag', 'main'}
 

@@ -126,7 +126,7 @@ def _dispatch(
 
 # %% ../nbs/32_retrieval.ipynb #a9688472
 def retrieve(
-    url: str,  # an http, ftp, gopher or file URL
+    url: str,  # a URL whose scheme's record has an access algorithm (`retrieval`)
     *,
     timeout: float = 10.0,  # seconds allowed for each connect, send and read
     max_bytes: int = DEFAULT_MAX_BYTES,  # the most octets read from any one connection (or file)

@@ -779,7 +779,7 @@ def _add_other_commands(cmd: _Cmd) -> None:
 # %% ../nbs/30_cli.ipynb #11f371f8
 def _add_get(cmd: _Cmd) -> None:
     "The subcommand `get`"
-    s = cmd("get", "retrieve an http, ftp, gopher or file URL by its scheme's access algorithm")
+    s = cmd("get", "retrieve a URL by its scheme's access algorithm (its record's retrieval)")
     s.add_argument(
         "-o", "--output", metavar="FILE", help="write the object to FILE instead of stdout"
     )
