@@ -24,9 +24,9 @@ def _login_split(t: str, i: int, j: int) -> Tuple[int, int]:
 
 # where a login starts: after `//` (RFC 1738 §3.1), or after a WHATWG special scheme's colon and
 # any run of '/' and '\' (a browser reads `ftp:/u:pw@h/`, `ftp:\\u:pw@h/` as user `u`, password
-# `pw` and sends it: a message shows neither)
+# `pw` and sends it: a message shows neither); a run of 3 or more '/' starts one after its last
 _LOGIN_START = re.compile(
-    r"//|(?<![A-Za-z0-9+.\-])(?:[Ff][Tt][Pp]|[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?):[/\\]*"
+    r"//+|(?<![A-Za-z0-9+.\-])(?:[Ff][Tt][Pp]|[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?):[/\\]*"
 )
 
 

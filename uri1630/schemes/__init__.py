@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['URL_CHARS', 'USER_CHARS', 'Source', 'split_url', 'SchemeURL', 'GenericURL', 'register_scheme', 'parse_url',
-           'url_record', 'IPURL', 'Login', 'parse_login', 'LoginSpans', 'DEFAULT_PORTS', 'SCHEMES', 'SCHEME_ENTRIES',
+           'url_record', 'LoginSpans', 'IPURL', 'Login', 'parse_login', 'DEFAULT_PORTS', 'SCHEMES', 'SCHEME_ENTRIES',
            'SchemeEntry', 'LoginRule', 'declare']
 
 # %% ../../nbs/09_specific_schemes.ipynb #6a8d9302
@@ -180,14 +180,16 @@ def split_url(
 
 # %% ../../nbs/09_specific_schemes.ipynb #121745d4
 def _loose_forms(u: "SchemeURL") -> list[str]:
-    "The forms of the password of a login in `u.text` that no parse read (no `Secret` holds it)"
-    if "@" not in u.text or isinstance(getattr(u, "password", None), Secret):
-        return []
-    # a login cut as the parse cuts it (`IPURL.spans`) holds a password before its host only: an
-    # '@' in a search or fragment (`ftp://@h:0#f@h`) is no login
-    spans = getattr(type(u), "spans", None)
-    t = u.text[: spans.fget(u).host[0]] if isinstance(spans, property) and spans.fget else u.text
-    return [f for a, b in _password_spans(t) for f in _secret_forms(t[a:b], t[a:b]) if f != "***"]
+    "The forms of each password in `u.text` that no `Secret` masks there (RFC 1738 §6)"
+    t, pw = u.text, getattr(u, "password", None)
+    # the login a parse read (cut where its parts agree: `IPURL.spans`) holds none (a `Secret`'s
+    # place holds `***`): the rest is looked at (an embedded `//v:pw@w`); else the whole text
+    s = _agreed_spans(cast(IPURL, u)) if "@" in t and hasattr(type(u), "spans") else None
+    end = None if s is None else (s.host if s.port is None else s.port)[1]
+    rest = t if end is None else _revealed(cast(IPURL, u))[end:]
+    out = _password_spans(rest) if "@" in rest else []
+    forms = [f for a, b in out for f in _secret_forms(rest[a:b], rest[a:b]) if f != "***"]
+    return forms + _unplaced_forms(pw)
 
 
 def _masking_repr(r: Callable[[Any], str]) -> Callable[[Any], str]:
@@ -195,7 +197,7 @@ def _masking_repr(r: Callable[[Any], str]) -> Callable[[Any], str]:
 
     def masked(self: "SchemeURL") -> str:
         forms = _loose_forms(self)
-        return _mask_forms(_masked(r(self)), forms) if forms else r(self)
+        return _mask_forms(_masked(r(self)), forms, least=1) if forms else r(self)
 
     masked.__dict__["_masks"] = True
     return functools.wraps(r)(masked)
@@ -208,14 +210,44 @@ def _scheme_subclass(cls: type) -> None:
         setattr(cls, "__repr__", _masking_repr(r))
 
 
+def _unplaced_forms(pw: Any) -> list[str]:
+    "The forms of a `Secret` that knows no place in its URL's text (one made by hand)"
+    if isinstance(pw, Secret) and pw._at < 0 and pw and pw._clear is not None:
+        return [f for f in _secret_forms(pw.reveal(), pw.reveal(written=True)) if f != "***"]
+    return []
+
+# %% ../../nbs/09_specific_schemes.ipynb #08aa8ef7
 def _masked_str(u: "SchemeURL") -> str:
     "`str(u)`: the text, a password of a login no parse read as `***`"
-    return _masked(u.text) if _loose_forms(u) else u.text
+    forms = _loose_forms(u)
+    return _mask_forms(_masked(u.text), forms, least=1) if forms else u.text
 
 
 def _reduce_ex(u: "SchemeURL", proto: Any) -> Any:
-    "A pickle of `u`: of the masked text where a login no parse read holds a password"
-    return (parse_url, (_masked(u.text),)) if _loose_forms(u) else object.__reduce_ex__(u, proto)
+    "A pickle of `u`; where a login no parse read holds a password: of its parts, it masked"
+    forms = _loose_forms(u)
+    if not forms:
+        return object.__reduce_ex__(u, proto)
+    # each part masked as `repr` masks it (no text parsed again: a masked text may not parse)
+    parts = tuple((f.name, _mask_part(getattr(u, f.name), forms)) for f in fields(u))
+    return (_masked_copy, (type(u), parts))
+
+
+def _mask_part(v: Any, forms: list[str]) -> Any:
+    "`v` (a part of a scheme object) with each of `forms` masked: a `str`, or a `tuple` of them"
+    if type(v) is str:
+        return _mask_forms(_masked(v), forms, least=1)
+    return tuple(_mask_part(x, forms) for x in v) if type(v) is tuple else v
+
+
+def _masked_copy(cls: type, parts: tuple[tuple[str, Any], ...]) -> "SchemeURL":
+    "A scheme object of class `cls` from its `(name, part)`s: a pickle made by `_reduce_ex`"
+    if not (isinstance(cls, type) and issubclass(cls, SchemeURL)):
+        raise TypeError(f"not a class of scheme objects: {cls!r}")
+    u = object.__new__(cls)
+    for name, v in parts:
+        object.__setattr__(u, name, v)
+    return u
 
 # %% ../../nbs/09_specific_schemes.ipynb #9f30c443
 # every scheme object: immutable, hashable, equal when its parts are equal
@@ -508,6 +540,78 @@ def url_record(
     obj = _parse_slow(text)
     return parse(text), type(obj), _getter(type(obj))(obj)
 
+# %% ../../nbs/09_specific_schemes.ipynb #27c2fae0
+def _login_ends(t: str, start: int, scheme: str) -> list[int]:
+    "Where a login from `start` may end: at its record's `LoginRule.stops` first, then at any stop"
+    # a parser may pass `parse_login` other stops than its record's: the first of each character,
+    # at most 5 cuts, each linear
+    e = dict.get(_ENTRIES, scheme)  # (a read that loads nothing: the value's class is loaded)
+    first = (e.login.stops if e is not None and e.login is not None else "/") + "#"
+    ends = [min([k for k in (t.find(c, start) for c in first) if k >= 0], default=len(t))]
+    return ends + sorted({k if k >= 0 else len(t) for k in (t.find(c, start) for c in "/?#;")})
+
+
+def _cut(t: str, start: int, j: int, u: "IPURL") -> "LoginSpans":
+    "The spans of the login `t[start:j]` cut as `parse_login` cuts it, `u`'s host and port lengths"
+    at, c = _login_split(t, start, j)  # the last '@', the ':' before it
+    h = at + 1 if at >= 0 else start
+    he = min(h + len(u.host or ""), j)
+    k = he + 1
+    while k < j and t[k] in DIGIT:  # the digits as written (a leading zero kept)
+        k += 1
+    port = None if u.port is None else (he + 1, k)
+    if at < 0:
+        return LoginSpans(None, None, (h, he), port)
+    return LoginSpans((start, c if c >= 0 else at), (c + 1, at) if c >= 0 else None, (h, he), port)
+
+
+def _agrees(t: str, s: "LoginSpans", u: "IPURL", j: int) -> bool:
+    "Whether the cut `s` of a login ending at `j` in `t` gives `u`'s host, user, password, port"
+    h, he = s.host
+    if t[h:he] != (u.host or "") or (s.user is None) != (u.user is None):
+        return False
+    if (s.password is None) != (u.password is None):
+        return False
+    return he == j if s.port is None else t.startswith(":", he) and s.port[1] == j > s.port[0]
+
+
+def _revealed(u: "IPURL") -> str:
+    "`u.reveal()`, or its text where the password was withheld (a pickle's)"
+    try:
+        return u.reveal()
+    except URIError:
+        return u.text
+
+# %% ../../nbs/09_specific_schemes.ipynb #577ab7d1
+class LoginSpans(NamedTuple):
+    "Where the parts of a `//<user>:<password>@<host>:<port>` login stand in the URL as written"
+
+    user: Optional[tuple[int, int]]  # `(start, end)` in `reveal()`; `None` when absent
+    password: Optional[tuple[int, int]]  # likewise (RFC 1738 §6: a span, never the text)
+    host: tuple[int, int]  # likewise; void (`start == end`) for a void `file:` host
+    port: Optional[tuple[int, int]]  # the digits as written; `None` when absent
+
+
+def _login_spans(u: "IPURL") -> LoginSpans:
+    "`u.spans`: the login cut where `parse_login` cut it, in `reveal()` (no field holds a place)"
+    s = _agreed_spans(u)
+    if s is None:  # parts that no cut agrees with (a value made by hand): its record's cut
+        t, start = _revealed(u), len(u.scheme) + 3
+        s = _cut(t, start, _login_ends(t, start, u.scheme)[0], u)
+    return s
+
+
+def _agreed_spans(u: "IPURL") -> Optional[LoginSpans]:
+    "The spans of `u`'s login, cut where its parts agree with the cut; `None` if no cut does"
+    t, start = _revealed(u), len(u.scheme) + 3  # after `scheme://`
+    if not t.startswith("//", start - 2):  # no `//` login (a subclass's URL without one)
+        return LoginSpans(None, None, (start - 2, start - 2), None)
+    for j in _login_ends(t, start, u.scheme):
+        s = _cut(t, start, j, u)
+        if _agrees(t, s, u, j):
+            return s
+    return None
+
 # %% ../../nbs/09_specific_schemes.ipynb #00539618
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
 @dataclass(frozen=True, slots=True)
@@ -519,6 +623,13 @@ class IPURL(SchemeURL):
     password: Optional[Secret] = field(repr=False)
     host: str  # the host name or number as written (`''` only for a void `file:` host)
     port: Optional[int]  # the port as written, `None` when absent
+
+    def __post_init__(self) -> None:  # RFC 1738 §6: where a `Secret` was read, `text` holds `***`
+        pw, t = self.password, self.text
+        if isinstance(pw, Secret) and pw._at >= 0 and pw._clear and pw._written != "***":
+            w, a = pw._written, pw._at
+            if t.startswith(w, a) and t.startswith("@", a + len(w)):
+                object.__setattr__(self, "text", t[:a] + "***" + t[a + len(w) :])
 
     @property
     def spans(self) -> "LoginSpans":
@@ -663,39 +774,6 @@ def parse_login(
         src.fail(i, "host", f"a {src.scheme}: URL needs a host name or number")
     host = _check_host(src, i, he) if he > i else ""
     return Login(u, pw, host, None if c < 0 else _read_port(src, c + 1, j), j)
-
-# %% ../../nbs/09_specific_schemes.ipynb #577ab7d1
-class LoginSpans(NamedTuple):
-    "Where the parts of a `//<user>:<password>@<host>:<port>` login stand in the URL as written"
-
-    user: Optional[tuple[int, int]]  # `(start, end)` in `reveal()`; `None` when absent
-    password: Optional[tuple[int, int]]  # likewise (RFC 1738 §6: a span, never the text)
-    host: tuple[int, int]  # likewise; void (`start == end`) for a void `file:` host
-    port: Optional[tuple[int, int]]  # the digits as written; `None` when absent
-
-
-def _login_spans(u: IPURL) -> LoginSpans:
-    "`u.spans`: the login cut where `parse_login` cuts it (its record's `LoginRule`), in `reveal()`"
-    # no field holds a place: a copy, a pickle or a hand-made value has the spans of its own text
-    t, start = u.reveal(), len(u.scheme) + 1  # after `scheme:`
-    if not t.startswith("//", start):  # no `//` login (a subclass's URL without one)
-        return LoginSpans(None, None, (start, start), None)
-    start += 2
-    e = dict.get(_ENTRIES, u.scheme)  # (a read that loads nothing: its class is loaded)
-    stops = (e.login.stops if e is not None and e.login is not None else "/") + "#"
-    j = min([k for k in (t.find(c, start) for c in stops) if k >= 0], default=len(t))
-    at, c = _login_split(t, start, j)  # the last '@', the ':' before it (as `parse_login`)
-    h = at + 1 if at >= 0 else start
-    he = min(h + len(u.host or ""), j)
-    k = he + 1
-    while k < j and t[k] in DIGIT:  # the digits as written (a leading zero kept)
-        k += 1
-    port = None if u.port is None else (he + 1, k)
-    if at < 0:
-        return LoginSpans(None, None, (h, he), port)
-    if c >= 0:
-        return LoginSpans((start, c), (c + 1, at), (h, he), port)
-    return LoginSpans((start, at), None, (h, he), port)
 
 # %% ../../nbs/09_specific_schemes.ipynb #6b6e7c46
 def _login_text(src: Source, lg: Login) -> str:
