@@ -131,6 +131,7 @@ class _Masked:
         assert type(w) is type(self.v) and "***" in w.text and not any(f in w.text for f in forms if len(f) >= 4), w.text
         for f in dataclasses.fields(self.v):
             a = getattr(self.v, f.name)
+            if isinstance(a, uri1630.Secret): continue   # withheld, as every pickle's
             if not any(x in repr(a) for x in forms): assert getattr(w, f.name) == a, (f.name, a, w)
 
 

@@ -181,7 +181,7 @@ def split_url(
 # %% ../../nbs/09_specific_schemes.ipynb #121745d4
 def _loose_forms(u: "SchemeURL") -> list[str]:
     "The forms of each password in `u.text` that no `Secret` masks there (RFC 1738 §6)"
-    t, pw = u.text, getattr(u, "password", None)
+    t = u.text
     # the login a parse read (cut where its parts agree: `IPURL.spans`) holds none (a `Secret`'s
     # place holds `***`): the rest is looked at (an embedded `//v:pw@w`); else the whole text
     s = _agreed_spans(cast(IPURL, u)) if "@" in t and hasattr(type(u), "spans") else None
@@ -189,7 +189,7 @@ def _loose_forms(u: "SchemeURL") -> list[str]:
     rest = t if end is None else _revealed(cast(IPURL, u))[end:]
     out = _password_spans(rest) if "@" in rest else []
     forms = [f for a, b in out for f in _secret_forms(rest[a:b], rest[a:b]) if f != "***"]
-    return forms + _unplaced_forms(pw)
+    return forms + _unplaced_forms(u)
 
 
 def _masking_repr(r: Callable[[Any], str]) -> Callable[[Any], str]:
@@ -210,33 +210,63 @@ def _scheme_subclass(cls: type) -> None:
         setattr(cls, "__repr__", _masking_repr(r))
 
 
-def _unplaced_forms(pw: Any) -> list[str]:
-    "The forms of a `Secret` that knows no place in its URL's text (one made by hand)"
-    if isinstance(pw, Secret) and pw._at < 0 and pw and pw._clear is not None:
-        return [f for f in _secret_forms(pw.reveal(), pw.reveal(written=True)) if f != "***"]
-    return []
+def _unplaced_forms(u: "SchemeURL") -> list[str]:
+    "The forms of `u`'s `Secret` where its text does not hold `***` at its place (made by hand)"
+    # (a parser that gives `src.url` as the text, or a `Secret` that knows no place)
+    pw = getattr(u, "password", None)
+    if not (isinstance(pw, Secret) and pw and pw._clear is not None):
+        return []
+    if pw._at >= 0 and u.text.startswith("***@", pw._at):
+        return []
+    return [f for f in _secret_forms(pw.reveal(), pw.reveal(written=True)) if f != "***"]
 
-# %% ../../nbs/09_specific_schemes.ipynb #08aa8ef7
+# %% ../../nbs/09_specific_schemes.ipynb #faa170c1
+def _mask_text(v: str, forms: list[str]) -> str:
+    "`v`, each login's password, each of `forms` of 4 characters or more, and each `:form@` masked"
+    v = _mask_forms(_masked(v), forms)
+    for f in forms:  # a short one where it stands as a password (`v:pw2@w` in a path segment)
+        v = v.replace(f":{f}@", ":***@") if f and f":{f}@" in v else v
+    return v
+
+
+def _masked_text(u: "SchemeURL", forms: list[str]) -> str:
+    "`u.text`, each password in it `***`: its own login's cut where its parts agree, then the rest"
+    t = u.text
+    s = _agreed_spans(cast(IPURL, u)) if "@" in t and hasattr(type(u), "spans") else None
+    if s is None:
+        return _mask_text(t, forms)
+    r = _revealed(cast(IPURL, u))
+    end = (s.host if s.port is None else s.port)[1]
+    head = r[:end] if s.password is None else r[: s.password[0]] + "***" + r[s.password[1] : end]
+    return head + _mask_text(r[end:], forms)
+
+
 def _masked_str(u: "SchemeURL") -> str:
     "`str(u)`: the text, a password of a login no parse read as `***`"
     forms = _loose_forms(u)
-    return _mask_forms(_masked(u.text), forms, least=1) if forms else u.text
+    return _masked_text(u, forms) if forms else u.text
 
-
+# %% ../../nbs/09_specific_schemes.ipynb #08aa8ef7
 def _reduce_ex(u: "SchemeURL", proto: Any) -> Any:
     "A pickle of `u`; where a login no parse read holds a password: of its parts, it masked"
     forms = _loose_forms(u)
     if not forms:
         return object.__reduce_ex__(u, proto)
     # each part masked as `repr` masks it (no text parsed again: a masked text may not parse)
-    parts = tuple((f.name, _mask_part(getattr(u, f.name), forms)) for f in fields(u))
+    parts = tuple(
+        (
+            f.name,
+            _masked_text(u, forms) if f.name == "text" else _mask_part(getattr(u, f.name), forms),
+        )
+        for f in fields(u)
+    )
     return (_masked_copy, (type(u), parts))
 
 
 def _mask_part(v: Any, forms: list[str]) -> Any:
     "`v` (a part of a scheme object) with each of `forms` masked: a `str`, or a `tuple` of them"
     if type(v) is str:
-        return _mask_forms(_masked(v), forms, least=1)
+        return _mask_text(v, forms)
     return tuple(_mask_part(x, forms) for x in v) if type(v) is tuple else v
 
 
@@ -373,6 +403,17 @@ def register_scheme(
 # imports the transport's names inside the functions that use them
 # (`from uri1630.transport import _options`): parsing never loads a socket.
 
+# %% ../../nbs/09_specific_schemes.ipynb #c29018b5
+def _text_masked(obj: "SchemeURL") -> "SchemeURL":
+    "`obj`, its text `***` where its `Secret` stands written in clear (a parser gave `src.url`)"
+    pw = getattr(obj, "password", None)  # RFC 1738 §6 (the fast path reads no login: no cost there)
+    if isinstance(pw, Secret) and pw and pw._clear is not None and pw._at >= 0:
+        w, a, t = pw._written, pw._at, obj.text
+        if w != "***" and t.startswith(w, a) and t.startswith("@", a + len(w)):
+            object.__setattr__(obj, "text", t[:a] + "***" + t[a + len(w) :])
+    return obj
+
+
 # %% ../../nbs/09_specific_schemes.ipynb #5429352f
 # RFC 1630: url  httpaddress | ftpaddress | newsaddress | … ;
 # RFC 1738 §5: url = httpurl | ftpurl | … | otherurl
@@ -405,11 +446,12 @@ def _read(text: str, rfc: str = "1738") -> tuple[Source, SchemeURL]:
     if not isinstance(obj, SchemeURL):
         why = f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL"
         raise TypeError(why)
-    return src, obj
+    return src, _text_masked(obj)
 
 
 # encoding, a floor below, reads URLs of registered schemes with it (RFC 1738 §2.2)
 _set_url_reader(parse_url, GenericURL)
+
 
 # %% ../../nbs/09_specific_schemes.ipynb #4d78a983
 def _starred(e: URIError, text: str, src: Optional[Source]) -> URIError:
@@ -624,13 +666,6 @@ class IPURL(SchemeURL):
     host: str  # the host name or number as written (`''` only for a void `file:` host)
     port: Optional[int]  # the port as written, `None` when absent
 
-    def __post_init__(self) -> None:  # RFC 1738 §6: where a `Secret` was read, `text` holds `***`
-        pw, t = self.password, self.text
-        if isinstance(pw, Secret) and pw._at >= 0 and pw._clear and pw._written != "***":
-            w, a = pw._written, pw._at
-            if t.startswith(w, a) and t.startswith("@", a + len(w)):
-                object.__setattr__(self, "text", t[:a] + "***" + t[a + len(w) :])
-
     @property
     def spans(self) -> "LoginSpans":
         "Where the user, password, host and port stand in `reveal()`, as the parse read them"
@@ -649,8 +684,9 @@ class IPURL(SchemeURL):
     def reveal(self) -> str:
         "The URL as written, its password in clear: for the transport, never for a message"
         pw, t = self.password, self.text
-        # `text` holds `***` where the parse found the password (`_login_text`)
-        if not isinstance(pw, Secret) or not pw or pw._at < 0 or t[pw._at : pw._at + 3] != "***":
+        # `text` holds `***` where the parse found the password (`_login_text`); a text given as
+        # written (`src.url`) holds it in clear, and is shown masked (`_unplaced_forms`)
+        if not isinstance(pw, Secret) or not pw or pw._at < 0 or not t.startswith("***@", pw._at):
             return t
         return t[: pw._at] + pw.reveal(written=True) + t[pw._at + 3 :]
 
