@@ -15,6 +15,7 @@ from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar, cast
+from urllib.parse import unquote
 from uri1630.errors import (
     URIError,
     URISyntaxError,
@@ -179,17 +180,22 @@ def split_url(
     return src
 
 # %% ../../nbs/09_specific_schemes.ipynb #121745d4
-def _loose_forms(u: "SchemeURL") -> list[str]:
+def _loose_forms(u: "SchemeURL") -> frozenset[str]:
     "The forms of each password in `u.text` that no `Secret` masks there (RFC 1738 §6)"
     t = u.text
     # the login a parse read (cut where its parts agree: `IPURL.spans`) holds none (a `Secret`'s
-    # place holds `***`): the rest is looked at (an embedded `//v:pw@w`); else the whole text
+    # place holds `***`): the rest is looked at (an embedded `//v:pw@w`, encoded too); else all
     s = _agreed_spans(cast(IPURL, u)) if "@" in t and hasattr(type(u), "spans") else None
     end = None if s is None else (s.host if s.port is None else s.port)[1]
     rest = t if end is None else _revealed(cast(IPURL, u))[end:]
-    out = _password_spans(rest) if "@" in rest else []
-    forms = [f for a, b in out for f in _secret_forms(rest[a:b], rest[a:b]) if f != "***"]
-    return forms + _unplaced_forms(u)
+    out: set[str] = set()
+    for r in (rest, unquote(rest, "latin-1") if "%" in rest else ""):
+        if "@" in r:  # each password once, its forms once: linear in the text
+            for w in {r[a:b] for a, b in _password_spans(r)}:
+                out.update(_secret_forms(w, w))
+    out.update(_unplaced_forms(u))
+    out.discard("***")
+    return frozenset(out)
 
 
 def _masking_repr(r: Callable[[Any], str]) -> Callable[[Any], str]:
@@ -197,39 +203,46 @@ def _masking_repr(r: Callable[[Any], str]) -> Callable[[Any], str]:
 
     def masked(self: "SchemeURL") -> str:
         forms = _loose_forms(self)
-        return _mask_forms(_masked(r(self)), forms, least=1) if forms else r(self)
+        return _mask_text(r(self), forms) if forms else r(self)
 
     masked.__dict__["_masks"] = True
     return functools.wraps(r)(masked)
 
 
-def _scheme_subclass(cls: type) -> None:
-    "Wrap the `repr` a class of `SchemeURL` defines (or `dataclass` writes) in `_masking_repr`"
-    r = cls.__dict__.get("__repr__")
-    if r is not None and not getattr(r, "_masks", False):
-        setattr(cls, "__repr__", _masking_repr(r))
-
-
 def _unplaced_forms(u: "SchemeURL") -> list[str]:
     "The forms of `u`'s `Secret` where its text does not hold `***` at its place (made by hand)"
-    # (a parser that gives `src.url` as the text, or a `Secret` that knows no place)
+    # (a parser that gives `src.url` as the text, a `Secret` that knows no place, a plain `str`)
     pw = getattr(u, "password", None)
+    if type(pw) is str and pw:
+        return _secret_forms(pw, pw)
     if not (isinstance(pw, Secret) and pw and pw._clear is not None):
         return []
     if pw._at >= 0 and u.text.startswith("***@", pw._at):
         return []
-    return [f for f in _secret_forms(pw.reveal(), pw.reveal(written=True)) if f != "***"]
+    return _secret_forms(pw.reveal(), pw.reveal(written=True))
 
 # %% ../../nbs/09_specific_schemes.ipynb #faa170c1
-def _mask_text(v: str, forms: list[str]) -> str:
-    "`v`, each login's password, each of `forms` of 4 characters or more, and each `:form@` masked"
-    v = _mask_forms(_masked(v), forms)
-    for f in forms:  # a short one where it stands as a password (`v:pw2@w` in a path segment)
-        v = v.replace(f":{f}@", ":***@") if f and f":{f}@" in v else v
-    return v
+# a password where it stands as one, `:pw@`, in a part cut from its `//` (`v:pw@w`, a segment)
+_LOGINISH = re.compile(r":([^:@/]*)@")
+_ENCODED = re.compile("%(?:40|2[Ff])")
 
 
-def _masked_text(u: "SchemeURL", forms: list[str]) -> str:
+def _mask_text(v: str, forms: frozenset[str]) -> str:
+    "`v`, each `//` login's password (encoded too) and each of `forms` standing as one, masked"
+    # `%40` and `%2F` read as the `@` and `/` they encode, in place (`//v:pw%40w`): one pass each,
+    # linear however many logins and forms
+    n = _ENCODED.sub(lambda m: ("@" if m[0] == "%40" else "/") + "\0\0", v) if "%" in v else v
+    out, last = [], 0
+    for a, b in _password_spans(n) if "@" in n else []:
+        out += [v[last:a], "***"]
+        last = b
+    v = "".join(out) + v[last:]
+    if forms and len(forms) <= 64:  # the forms of a few passwords anywhere (4 characters or more)
+        v = _mask_forms(v, sorted(forms))
+    return _LOGINISH.sub(lambda m: ":***@" if m[1] in forms else m[0], v) if "@" in v else v
+
+
+def _masked_text(u: "SchemeURL", forms: frozenset[str]) -> str:
     "`u.text`, each password in it `***`: its own login's cut where its parts agree, then the rest"
     t = u.text
     s = _agreed_spans(cast(IPURL, u)) if "@" in t and hasattr(type(u), "spans") else None
@@ -250,20 +263,25 @@ def _masked_str(u: "SchemeURL") -> str:
 def _reduce_ex(u: "SchemeURL", proto: Any) -> Any:
     "A pickle of `u`; where a login no parse read holds a password: of its parts, it masked"
     forms = _loose_forms(u)
-    if not forms:
-        return object.__reduce_ex__(u, proto)
-    # each part masked as `repr` masks it (no text parsed again: a masked text may not parse)
-    parts = tuple(
-        (
-            f.name,
-            _masked_text(u, forms) if f.name == "text" else _mask_part(getattr(u, f.name), forms),
-        )
+    return (_masked_copy, _masked_value(u, forms)) if forms else object.__reduce_ex__(u, proto)
+
+
+def _masked_value(u: "SchemeURL", forms: frozenset[str]) -> tuple[type, tuple[Any, ...]]:
+    "`(class, ((name, part), ...))` of `u`, `forms` masked in each part (the text by its cut)"
+    try:  # the whole text masked, then split (a password may hold the `?` that ends a path)
+        v = parse_url(_masked_text(u, forms))
+        if type(v) is type(u):
+            return type(u), tuple((f.name, getattr(v, f.name)) for f in fields(u))
+    except Exception:  # noqa: BLE001 (a display never raises: a parser's failure, each part masked)
+        pass
+    text = _masked_text(u, forms)
+    return type(u), tuple(
+        (f.name, text if f.name == "text" else _mask_part(getattr(u, f.name), forms))
         for f in fields(u)
     )
-    return (_masked_copy, (type(u), parts))
 
 
-def _mask_part(v: Any, forms: list[str]) -> Any:
+def _mask_part(v: Any, forms: frozenset[str]) -> Any:
     "`v` (a part of a scheme object) with each of `forms` masked: a `str`, or a `tuple` of them"
     if type(v) is str:
         return _mask_text(v, forms)
@@ -278,6 +296,13 @@ def _masked_copy(cls: type, parts: tuple[tuple[str, Any], ...]) -> "SchemeURL":
     for name, v in parts:
         object.__setattr__(u, name, v)
     return u
+
+# %% ../../nbs/09_specific_schemes.ipynb #17ce37a6
+def _scheme_subclass(cls: type) -> None:
+    "Wrap the `repr` a class of `SchemeURL` defines (or `dataclass` writes) in `_masking_repr`"
+    r = cls.__dict__.get("__repr__")
+    if r is not None and not getattr(r, "_masks", False):
+        setattr(cls, "__repr__", _masking_repr(r))
 
 # %% ../../nbs/09_specific_schemes.ipynb #9f30c443
 # every scheme object: immutable, hashable, equal when its parts are equal
@@ -300,7 +325,7 @@ class SchemeURL:
         "The URL and a table of its parts (*absent* for `None`, *void* for `''`)"
         # a part out of the repr (the password) is shown as ***; a login no parse read (the
         # generic syntax's): the parts of the text masked whole (a password may hold a '?')
-        obj = _masked_parts(self) if "@" in self.text else self
+        obj = _masked_parts(self) if "@" in self.text or "%40" in self.text else self
         values = {
             f.name: ("***" if not f.repr and getattr(obj, f.name) else getattr(obj, f.name))
             for f in fields(obj)
@@ -308,7 +333,7 @@ class SchemeURL:
         }
         rows = "\n".join(f"| {k} | {_md_cell(v)} |" for k, v in values.items() if k != "text")
         # RFC 1738 §6: no password shown
-        head = f"`{_masked(self.text)}` — {type(self).__name__}"
+        head = f"`{_masked_str(self)}` — {type(self).__name__}"
         return f"{head}\n\n| part | value |\n|---|---|\n{rows}"
 
 
@@ -326,19 +351,17 @@ def _md_cell(v: object) -> str:
 setattr(SchemeURL, "__str__", _masked_str)
 setattr(SchemeURL, "__format__", lambda self, spec: format(_masked_str(self), spec))
 setattr(SchemeURL, "__reduce_ex__", _reduce_ex)
+# immutable: a copy is the value itself (only a pickle, which leaves the process, is masked)
+setattr(SchemeURL, "__copy__", lambda self: self)
+setattr(SchemeURL, "__deepcopy__", lambda self, memo: self)
 setattr(SchemeURL, "__init_subclass__", classmethod(_scheme_subclass))
 
 # %% ../../nbs/09_specific_schemes.ipynb #d04805c2
 # RFC 1738 §6: a login's password, in the parts of a URL whose parse read none (the generic syntax)
 def _masked_parts(u: SchemeURL) -> SchemeURL:
-    "`u`, or if its text holds a login's password no parse read, what its text masked parses to"
-    if "@" not in u.text or isinstance(getattr(u, "password", None), Secret):
-        return u
-    try:
-        v = parse_url(_masked(u.text))
-    except URIError:
-        return u
-    return v if type(v) is type(u) else u
+    "`u`, or if its text holds a login's password no `Secret` masks, a copy of it with it masked"
+    forms = _loose_forms(u)
+    return _masked_copy(*_masked_value(u, forms)) if forms else u
 
 # %% ../../nbs/09_specific_schemes.ipynb #90cb998f
 # RFC 1630 BNF of Generic URI Syntax: uri  scheme :  path [ ? search ];
@@ -413,7 +436,6 @@ def _text_masked(obj: "SchemeURL") -> "SchemeURL":
             object.__setattr__(obj, "text", t[:a] + "***" + t[a + len(w) :])
     return obj
 
-
 # %% ../../nbs/09_specific_schemes.ipynb #5429352f
 # RFC 1630: url  httpaddress | ftpaddress | newsaddress | … ;
 # RFC 1738 §5: url = httpurl | ftpurl | … | otherurl
@@ -451,7 +473,6 @@ def _read(text: str, rfc: str = "1738") -> tuple[Source, SchemeURL]:
 
 # encoding, a floor below, reads URLs of registered schemes with it (RFC 1738 §2.2)
 _set_url_reader(parse_url, GenericURL)
-
 
 # %% ../../nbs/09_specific_schemes.ipynb #4d78a983
 def _starred(e: URIError, text: str, src: Optional[Source]) -> URIError:
@@ -614,15 +635,11 @@ def _agrees(t: str, s: "LoginSpans", u: "IPURL", j: int) -> bool:
         return False
     if (s.password is None) != (u.password is None):
         return False
+    pw = u.password  # and the password as written, where the value knows it
+    if s.password is not None and isinstance(pw, Secret) and pw._clear is not None:
+        if t[s.password[0] : s.password[1]] != pw._written:
+            return False
     return he == j if s.port is None else t.startswith(":", he) and s.port[1] == j > s.port[0]
-
-
-def _revealed(u: "IPURL") -> str:
-    "`u.reveal()`, or its text where the password was withheld (a pickle's)"
-    try:
-        return u.reveal()
-    except URIError:
-        return u.text
 
 # %% ../../nbs/09_specific_schemes.ipynb #577ab7d1
 class LoginSpans(NamedTuple):
@@ -653,6 +670,14 @@ def _agreed_spans(u: "IPURL") -> Optional[LoginSpans]:
         if _agrees(t, s, u, j):
             return s
     return None
+
+
+def _revealed(u: "IPURL") -> str:
+    "`u.reveal()`, or its text where the password was withheld (a pickle's)"
+    try:
+        return u.reveal()
+    except URIError:
+        return u.text
 
 # %% ../../nbs/09_specific_schemes.ipynb #00539618
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
