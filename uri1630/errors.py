@@ -6,6 +6,7 @@
 __all__ = ['URIError', 'URISyntaxError', 'URIEncodingError', 'Secret', 'ServerText']
 
 # %% ../nbs/00_errors.ipynb #debae04d
+import itertools
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -148,6 +149,8 @@ def _visible(text: str) -> str:
 # %% ../nbs/00_errors.ipynb #01a6dced
 # RFC 1738 §6: the passwords the running retrieval knows, in every form a message may show them
 _KNOWN: ContextVar[Optional[list[str]]] = ContextVar("uri1630_secrets", default=None)
+# a run of printable ASCII after an octet that is not
+_AFTER_OCTET = re.compile(r"(?<=[^ -~])[ -~]+")
 
 
 def _secret_forms(clear: str, written: Optional[str] = None) -> list[str]:
@@ -157,8 +160,10 @@ def _secret_forms(clear: str, written: Optional[str] = None) -> list[str]:
     forms |= {repr(clear)[1:-1], quote(clear, safe=""), quote(clear, safe="").lower()}
     forms |= {quote_plus(clear, safe=""), clear.upper(), clear.lower()}  # a form's, a shouting echo
     forms |= {f.replace("\\", "\\\\") for f in list(forms)}  # a repr of a repr: doubled
-    # what follows an octet a peer may show in yet another way (not printable ASCII)
-    forms |= {clear[i:] for i in range(1, len(clear)) if not " " <= clear[i - 1] <= "~"}
+    # what follows an octet a peer may show in yet another way (not printable ASCII): the printable
+    # run after it (the next such octet ends it: a peer's form differs there anyway), for the first
+    # 16 of them: a few forms however long the password, so they stay linear in its length
+    forms |= {m[0] for m in itertools.islice(_AFTER_OCTET.finditer(clear), 16)}
     # cut at the start too, by up to 3 characters, masked whole (a cut at the end is any prefix of
     # 4 or more; both cuts at once would mask any 4 letters of it, in the message's own words too):
     # a few tails a form, so the forms stay linear in the password's length

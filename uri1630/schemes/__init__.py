@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any, NamedTuple, NoReturn, Optional, Callable, TypeVar, cast
+from typing import Any, Iterator, NamedTuple, NoReturn, Optional, Callable, Sequence, TypeVar, cast
 from urllib.parse import unquote
 from uri1630.errors import (
     URIError,
@@ -188,7 +188,7 @@ def _loose_forms(u: "SchemeURL") -> frozenset[str]:
     s = _agreed_spans(cast(IPURL, u)) if "@" in t and hasattr(type(u), "spans") else None
     end = None if s is None else (s.host if s.port is None else s.port)[1]
     rest = t if end is None else _revealed(cast(IPURL, u))[end:]
-    out: set[str] = set()
+    out: set[str] = set(_tail_forms(cast(IPURL, u), end) if end is not None else ())
     for r in (rest, unquote(rest, "latin-1") if "%" in rest else ""):
         if "@" in r:  # each password once, its forms once: linear in the text
             for w in {r[a:b] for a, b in _password_spans(r)}:
@@ -227,19 +227,49 @@ _LOGINISH = re.compile(r":([^:@/]*)@")
 _ENCODED = re.compile("%(?:40|2[Ff])")
 
 
+def _star_spans(v: str, spans: Sequence[tuple[int, int]]) -> str:
+    "`v`, each run of `spans` (sorted `(start, end)`s; overlapping ones one run) as `***`"
+    out: list[str] = []
+    last = -1
+    for a, b in spans:
+        if a <= last:  # inside or touching the run before: the same run
+            last = max(last, b)
+            continue
+        out += [v[max(last, 0) : a], "***"]
+        last = b
+    return "".join(out) + v[last:] if out else v
+
+
+def _login_pieces(v: str, forms: frozenset[str]) -> Iterator[tuple[int, int]]:
+    "Where each of `forms` stands in `v` as a login's password, `:pw@` (a decoded one too)"
+    # ':' to the next '@'; the first ':' to the last '@' of the whole, and of each piece between
+    # '/' (a decoded password holds '@', ':' or '/'); for a few forms, `:form@` anywhere: linear
+    yield from (m.span(1) for m in _LOGINISH.finditer(v) if m[1] in forms)
+    at = 0
+    for piece in (v, *v.split("/")):
+        c, a = piece.find(":"), piece.rfind("@")
+        if 0 <= c < a and piece[c + 1 : a] in forms:
+            yield at + c + 1, at + a
+        at += (len(piece) + 1) if piece is not v else 0
+    for f in forms if len(forms) <= 64 else ():
+        i = v.find(f":{f}@")
+        while i >= 0:
+            yield i + 1, i + 1 + len(f)
+            i = v.find(f":{f}@", i + 1)
+
+# %% ../../nbs/09_specific_schemes.ipynb #e05f1a45
 def _mask_text(v: str, forms: frozenset[str]) -> str:
     "`v`, each `//` login's password (encoded too) and each of `forms` standing as one, masked"
-    # `%40` and `%2F` read as the `@` and `/` they encode, in place (`//v:pw%40w`): one pass each,
-    # linear however many logins and forms
-    n = _ENCODED.sub(lambda m: ("@" if m[0] == "%40" else "/") + "\0\0", v) if "%" in v else v
-    out, last = [], 0
-    for a, b in _password_spans(n) if "@" in n else []:
-        out += [v[last:a], "***"]
-        last = b
-    v = "".join(out) + v[last:]
+    # each login read as written and with `%40`, `%2F` as the `@`, `/` they encode, in place
+    # (`//v:pw%40w`, `//u:pw@x%2Fy@h`), the two readings' spans joined: linear in logins and forms
+    spans = _password_spans(v) if "@" in v else []
+    if "%" in v:
+        n = _ENCODED.sub(lambda m: ("@" if m[0] == "%40" else "/") + "\0\0", v)
+        spans = sorted(spans + (_password_spans(n) if "@" in n else []))
+    v = _star_spans(v, spans)
     if forms and len(forms) <= 64:  # the forms of a few passwords anywhere (4 characters or more)
         v = _mask_forms(v, sorted(forms))
-    return _LOGINISH.sub(lambda m: ":***@" if m[1] in forms else m[0], v) if "@" in v else v
+    return _star_spans(v, sorted(_login_pieces(v, forms))) if "@" in v and forms else v
 
 
 def _masked_text(u: "SchemeURL", forms: frozenset[str]) -> str:
@@ -606,12 +636,15 @@ def url_record(
 # %% ../../nbs/09_specific_schemes.ipynb #27c2fae0
 def _login_ends(t: str, start: int, scheme: str) -> list[int]:
     "Where a login from `start` may end: at its record's `LoginRule.stops` first, then at any stop"
-    # a parser may pass `parse_login` other stops than its record's: the first of each character,
-    # at most 5 cuts, each linear
+    # a parser may pass `parse_login` other stops than its record's: the first of each delimiter
+    # (RFC 1738's reserved and extra characters but ':' and '@', and '#'), each cut linear
     e = dict.get(_ENTRIES, scheme)  # (a read that loads nothing: the value's class is loaded)
     first = (e.login.stops if e is not None and e.login is not None else "/") + "#"
     ends = [min([k for k in (t.find(c, start) for c in first) if k >= 0], default=len(t))]
-    return ends + sorted({k if k >= 0 else len(t) for k in (t.find(c, start) for c in "/?#;")})
+    return ends + sorted({k if k >= 0 else len(t) for k in (t.find(c, start) for c in _STOPS)})
+
+
+_STOPS = "/?#;=&!*'(),$+"
 
 
 def _cut(t: str, start: int, j: int, u: "IPURL") -> "LoginSpans":
@@ -678,6 +711,18 @@ def _revealed(u: "IPURL") -> str:
         return u.reveal()
     except URIError:
         return u.text
+
+# %% ../../nbs/09_specific_schemes.ipynb #3cfc55f5
+def _tail_forms(u: "IPURL", end: int) -> list[str]:
+    "The forms of a password in what follows `u`'s login (cut at `end`) up to its record's cut"
+    # a parser that cut the login early (at a `;` or `,`) and dropped what it read there: a
+    # client that cuts where the record does reads a login (`x-a://h;:pw@h/`); so does a message
+    r, start = _revealed(u), len(u.scheme) + 3
+    if not r.startswith("//", start - 2):
+        return []
+    piece = r[end : _login_ends(r, start, u.scheme)[0]]
+    spans = _password_spans("//" + piece) if "@" in piece else []
+    return [f for a, b in spans for f in _secret_forms(piece[a - 2 : b - 2], piece[a - 2 : b - 2])]
 
 # %% ../../nbs/09_specific_schemes.ipynb #00539618
 # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>
