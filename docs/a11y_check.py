@@ -608,7 +608,7 @@ async def check_files(browser, base, site):
 
 
 # ------------------------------------------------------------------------------------------------ wide tables
-WIDE_JS = """() => {
+WIDE_JS = r"""() => {
   const col = document.querySelector('article[role=main]').getBoundingClientRect();
   const t = [...document.querySelectorAll('article table')].sort((a, b) => b.querySelectorAll('tr').length - a.querySelectorAll('tr').length)[0];
   const r = (t.closest('.u1630-wide-wrap') || t).getBoundingClientRect();   // a table wider than the window scrolls in its box
