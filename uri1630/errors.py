@@ -8,6 +8,7 @@ __all__ = ['URIError', 'URISyntaxError', 'URIEncodingError', 'Secret', 'ServerTe
 # %% ../nbs/00_errors.ipynb #debae04d
 import itertools
 import re
+from bisect import bisect_left
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Iterator, Optional, Sequence, Tuple, Union, cast
@@ -51,16 +52,54 @@ def _password_spans(text: str) -> list[Tuple[int, int]]:
         m = _LOGIN_START.search(text, max(j, i))
     return out
 
+# %% ../nbs/00_errors.ipynb #4c1766a5
+# a login written encoded (a URL in a query, `urlencode`d; `//v:pw%40w`) is read too: the escapes
+# of '@', ':' and '/' decoded, each reading a pass (linear), positions mapped back to the text
+_READINGS = tuple(re.compile(f"%(?:{x})") for x in ("40|2[Ff]", "40|3[Aa]", "40|3[Aa]|2[Ff]"))
+_DECODED = {"40": "@", "2f": "/", "3a": ":"}
+
+
+def _read_as(text: str, esc: "re.Pattern[str]") -> Tuple[str, list[int]]:
+    "`text` with the escapes `esc` matches decoded, and where each stands in that reading"
+    out, last, marks = [], 0, cast(list[int], [])
+    for m in esc.finditer(text):
+        out += [text[last : m.start()], _DECODED[m[0][1:].lower()]]
+        marks.append(m.start() - 2 * len(marks))
+        last = m.end()
+    return "".join(out) + text[last:], marks
+
+
+def _merged(spans: list[Tuple[int, int]]) -> list[Tuple[int, int]]:
+    "`spans`, sorted, each run of overlapping or touching ones as one"
+    out: list[Tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _all_password_spans(text: str) -> list[Tuple[int, int]]:
+    "The password of every login in `text`, read as written and with `@`, `:`, `/` encoded"
+    spans = _password_spans(text) if "@" in text else []
+    for esc in _READINGS if "%" in text else ():
+        d, marks = _read_as(text, esc)
+        # a decoded index `i` stands at `i + 2k` in the text, `k` the escapes before it
+        for a, b in _password_spans(d) if marks and "@" in d else ():
+            spans.append((a + 2 * bisect_left(marks, a), b + 2 * bisect_left(marks, b)))
+    return _merged(spans)
+
 # %% ../nbs/00_errors.ipynb #b994dc8e
 def _hide_password(text: str, position: int) -> Tuple[str, int]:
     "`text` with the password of each `//user:password@` login as `***`, `position` moved to match"
     # RFC 1738 §6
     # no '@', no login: nothing to hide
-    if not isinstance(text, str) or "@" not in text:
+    if not isinstance(text, str) or ("@" not in text and "%40" not in text):
         return text, position
     out, last, moved = [], 0, position
     # in text order: one pass, one join (linear however many logins)
-    for a, b in _password_spans(text):
+    for a, b in _all_password_spans(text):
         out += [text[last:a], "***"]
         last = b
         moved = (
@@ -76,7 +115,7 @@ def _hide_password(text: str, position: int) -> Tuple[str, int]:
 def _starred_logins(text: str) -> str:
     "`text` with the password of each login as that many `*` (positions kept: an error's `.text`)"
     out, last = [], 0
-    for a, b in _password_spans(text):
+    for a, b in _all_password_spans(text):
         out += [text[last:a], "*" * (b - a)]
         last = b
     return "".join(out) + text[last:] if out else text
@@ -177,7 +216,7 @@ class _Whole(str):
 # %% ../nbs/00_errors.ipynb #f5ca657b
 def _login_forms(*texts: str) -> list[str]:
     "Every form a message may show the password of each login in `texts` in (`_secret_forms`)"
-    return [f for t in texts for a, b in _password_spans(t) for f in _secret_forms(t[a:b])]
+    return [f for t in texts for a, b in _all_password_spans(t) for f in _secret_forms(t[a:b])]
 
 
 def _know(clear: object, written: Optional[str] = None) -> None:
@@ -281,9 +320,11 @@ class URIError(ValueError):
         # RFC 1738 §6: the passwords the running retrieval knows, in any form, cut or not: masked
         # here, where every message is built (the text with as many `*`: positions kept)
         message, text = _mask_known(message), _mask_known(text, star=True)
-        # and the password of each login the text holds, whichever reader raised: as many `*`
-        if isinstance(text, str) and "@" in text:
+        # and each login's password in the text (as many `*`) and the message (`***`), as stored
+        if isinstance(text, str) and ("@" in text or "%40" in text):
             text = _starred_logins(text)
+        if isinstance(message, str) and ("@" in message or "%40" in message):
+            message = _masked(message)
         self.message, self.text, self.position, self.rule = message, text, position, rule
         super().__init__(message)
 

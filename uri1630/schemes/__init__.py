@@ -10,7 +10,7 @@ __all__ = ['URL_CHARS', 'USER_CHARS', 'Source', 'split_url', 'SchemeURL', 'Gener
 # %% ../../nbs/09_specific_schemes.ipynb #6a8d9302
 import functools
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
@@ -26,6 +26,7 @@ from uri1630.errors import (
     _mask_forms,
     _secret_forms,
     _password_spans,
+    _all_password_spans,
     _masked,
 )
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, ALPHANUM2, ESCAPE_RE
@@ -72,8 +73,8 @@ class Source(NamedTuple):
 
     @property
     def offset(self) -> int:
-        "Index in `text` where `url` starts (after a `<` and a `url:` prefix)"
-        return self.start - len(self.scheme) - 1
+        "Index in `text` where `url` starts (after a `<` and a `url:` prefix; not from `start`)"
+        return len(self.text) - len(self.url) - int(self.text.startswith("<"))  # `url` to `>`
 
     def fail(self, pos: int, rule: str, message: str) -> NoReturn:
         "Raise `URISyntaxError(message)` at index `pos` of `text`, naming the grammar's `rule`"
@@ -179,21 +180,48 @@ def split_url(
         src = src._replace(fragment=src.check(h + 1, end, URL_CHARS, "fragmentid"))
     return src
 
+# %% ../../nbs/09_specific_schemes.ipynb #6307f0c1
+def _text_of(u: Any) -> str:
+    "`u.text`, a `str` (a value made by hand with another: `TypeError`, as `str()` raises)"
+    t = u.text
+    if type(t) is not str:
+        raise TypeError(f"a scheme object's text must be a str, not {type(t).__name__}")
+    return t
+
+
+def _field_forms(u: Any) -> list[str]:
+    "The forms of a password in a login one of `u`'s parts holds (a value made by hand)"
+    # a part of a parsed value is cut from its text (read there too); `dataclasses.replace` may
+    # give one a login its text does not hold; a tuple's parts are read as the path they make
+    out: list[str] = []
+    for f in fields(u) if is_dataclass(u) else ():
+        v = getattr(u, f.name, None) if f.name != "text" else None
+        s = (
+            v
+            if type(v) is str
+            else "/".join(x for x in v if type(x) is str)
+            if type(v) is tuple
+            else ""
+        )
+        if "@" in s or "%40" in s:
+            out += [f for a, b in _all_password_spans(s) for f in _secret_forms(s[a:b], s[a:b])]
+    return out
+
 # %% ../../nbs/09_specific_schemes.ipynb #121745d4
 def _loose_forms(u: "SchemeURL") -> frozenset[str]:
     "The forms of each password in `u.text` that no `Secret` masks there (RFC 1738 §6)"
-    t = u.text
-    # the login a parse read (cut where its parts agree: `IPURL.spans`) holds none (a `Secret`'s
-    # place holds `***`): the rest is looked at (an embedded `//v:pw@w`, encoded too); else all
+    t = _text_of(u)
+    # the login a parse read (cut where its parts agree: `IPURL.spans`) holds `***`: the rest is
+    # looked at (an embedded `//v:pw@w`, encoded too), and the parts (`_field_forms`); else all
     s = _agreed_spans(cast(IPURL, u)) if "@" in t and hasattr(type(u), "spans") else None
     end = None if s is None else (s.host if s.port is None else s.port)[1]
     rest = t if end is None else _revealed(cast(IPURL, u))[end:]
     out: set[str] = set(_tail_forms(cast(IPURL, u), end) if end is not None else ())
     for r in (rest, unquote(rest, "latin-1") if "%" in rest else ""):
-        if "@" in r:  # each password once, its forms once: linear in the text
-            for w in {r[a:b] for a, b in _password_spans(r)}:
+        if "@" in r or "%40" in r:  # each password once, its forms once: linear in the text
+            for w in {r[a:b] for a, b in _all_password_spans(r)}:
                 out.update(_secret_forms(w, w))
-    out.update(_unplaced_forms(u))
+    out.update(_unplaced_forms(u), _field_forms(u))
     out.discard("***")
     return frozenset(out)
 
@@ -224,7 +252,6 @@ def _unplaced_forms(u: "SchemeURL") -> list[str]:
 # %% ../../nbs/09_specific_schemes.ipynb #faa170c1
 # a password where it stands as one, `:pw@`, in a part cut from its `//` (`v:pw@w`, a segment)
 _LOGINISH = re.compile(r":([^:@/]*)@")
-_ENCODED = re.compile("%(?:40|2[Ff])")
 
 
 def _star_spans(v: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -260,13 +287,9 @@ def _login_pieces(v: str, forms: frozenset[str]) -> Iterator[tuple[int, int]]:
 # %% ../../nbs/09_specific_schemes.ipynb #e05f1a45
 def _mask_text(v: str, forms: frozenset[str]) -> str:
     "`v`, each `//` login's password (encoded too) and each of `forms` standing as one, masked"
-    # each login read as written and with `%40`, `%2F` as the `@`, `/` they encode, in place
-    # (`//v:pw%40w`, `//u:pw@x%2Fy@h`), the two readings' spans joined: linear in logins and forms
-    spans = _password_spans(v) if "@" in v else []
-    if "%" in v:
-        n = _ENCODED.sub(lambda m: ("@" if m[0] == "%40" else "/") + "\0\0", v)
-        spans = sorted(spans + (_password_spans(n) if "@" in n else []))
-    v = _star_spans(v, spans)
+    # each login read as written and with the escapes of `@`, `:`, `/` decoded (`//v:pw%40w`, a
+    # URL `urlencode`d in a query), the readings' spans joined: linear in logins and forms
+    v = _star_spans(v, _all_password_spans(v))
     if forms and len(forms) <= 64:  # the forms of a few passwords anywhere (4 characters or more)
         v = _mask_forms(v, sorted(forms))
     return _star_spans(v, sorted(_login_pieces(v, forms))) if "@" in v and forms else v
@@ -298,9 +321,10 @@ def _reduce_ex(u: "SchemeURL", proto: Any) -> Any:
 
 def _masked_value(u: "SchemeURL", forms: frozenset[str]) -> tuple[type, tuple[Any, ...]]:
     "`(class, ((name, part), ...))` of `u`, `forms` masked in each part (the text by its cut)"
-    try:  # the whole text masked, then split (a password may hold the `?` that ends a path)
+    try:  # the whole text masked, then split (a password may hold the `?` that ends a path), for
+        # a value that is its text's parse (one made by hand may hold other parts)
         v = parse_url(_masked_text(u, forms))
-        if type(v) is type(u):
+        if type(v) is type(u) and parse_url(_revealed(cast(IPURL, u))) == u:
             return type(u), tuple((f.name, getattr(v, f.name)) for f in fields(u))
     except Exception:  # noqa: BLE001 (a display never raises: a parser's failure, each part masked)
         pass
@@ -355,7 +379,8 @@ class SchemeURL:
         "The URL and a table of its parts (*absent* for `None`, *void* for `''`)"
         # a part out of the repr (the password) is shown as ***; a login no parse read (the
         # generic syntax's): the parts of the text masked whole (a password may hold a '?')
-        obj = _masked_parts(self) if "@" in self.text or "%40" in self.text else self
+        at = "@" in self.text or "%40" in self.text or _field_forms(self)
+        obj = _masked_parts(self) if at else self
         values = {
             f.name: ("***" if not f.repr and getattr(obj, f.name) else getattr(obj, f.name))
             for f in fields(obj)
@@ -509,7 +534,7 @@ def _starred(e: URIError, text: str, src: Optional[Source]) -> URIError:
     "`e`, the password of the login in its `text` written as `*` (as many: positions kept)"
     if type(e.text) is not str or e.text != text:
         return e
-    spans = _password_spans(text) if src is None else []
+    spans = _all_password_spans(text) if src is None else []
     if src is not None and text.startswith("//", src.start, src.end):
         j = text.find("/", src.start + 2, src.end)
         at, c = _login_split(text, src.start + 2, src.end if j < 0 else j)
@@ -696,6 +721,10 @@ def _login_spans(u: "IPURL") -> LoginSpans:
 def _agreed_spans(u: "IPURL") -> Optional[LoginSpans]:
     "The spans of `u`'s login, cut where its parts agree with the cut; `None` if no cut does"
     t, start = _revealed(u), len(u.scheme) + 3  # after `scheme://`
+    if not t.startswith("//", start - 2) and (u.user is not None or u.password is not None):
+        # a login after a part of the scheme's own (`x-jdbc:mysql://u:pw@h`): its `//`
+        k = t.find("//", start - 2)
+        start = k + 2 if k >= 0 else start
     if not t.startswith("//", start - 2):  # no `//` login (a subclass's URL without one)
         return LoginSpans(None, None, (start - 2, start - 2), None)
     for j in _login_ends(t, start, u.scheme):
@@ -753,7 +782,7 @@ class IPURL(SchemeURL):
 
     def reveal(self) -> str:
         "The URL as written, its password in clear: for the transport, never for a message"
-        pw, t = self.password, self.text
+        pw, t = self.password, _text_of(self)
         # `text` holds `***` where the parse found the password (`_login_text`); a text given as
         # written (`src.url`) holds it in clear, and is shown masked (`_unplaced_forms`)
         if not isinstance(pw, Secret) or not pw or pw._at < 0 or not t.startswith("***@", pw._at):
