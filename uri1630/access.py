@@ -8,7 +8,7 @@ __all__ = ['retrieve', 'register_retrieval', 'NO_RETRIEVAL']
 # %% ../nbs/32_retrieval.ipynb #bb05709d
 import socket
 from typing import Any, Optional, Callable, NoReturn
-from .errors import URIError, Secret, _know, _knowing, _password_spans
+from .errors import URIError, Secret, _know, _knowing, _all_password_spans
 from urllib.parse import unquote
 from .transport import DEFAULT_TOTAL_TIMEOUT, DEFAULT_MAX_BYTES, ANONYMOUS_EMAIL
 from .transport import RetrievalOptions, _Ready, _mask_password, _options, _set_dispatcher
@@ -109,7 +109,7 @@ def _dispatch(
     # the gateway after the same checks
     # RFC 1738 §6: the password of every login the text holds (as a browser reads it too: a generic
     # scheme's, one after a special scheme's ':/') is masked in every message from here on
-    for a, b in _password_spans(url) if "@" in url else ():
+    for a, b in _all_password_spans(url):
         _know(unquote(url[a:b], encoding="latin-1"), url[a:b])
     src, u = _prepare(url, o)  # the one reading of `url`: every check below looks it up
     # RFC 1738 §6: its password is masked in every message and trace line from here on

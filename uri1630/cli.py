@@ -17,8 +17,9 @@ import re
 import stat
 import sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
-from .errors import URIError, Secret, _hide_password, _masked, _need_str, _password_spans
-from .errors import _mask_forms, _login_forms
+from .errors import URIError, Secret, _hide_password, _masked, _need_str, _AT
+from .errors import _all_password_spans, _mask_text
+from .errors import _login_forms
 from .errors import _visible
 from .syntax import URI, parse, _new
 from .grammar import GRAMMARS, validate
@@ -311,7 +312,7 @@ def _json_line(uri: str) -> str:
     # RFC 1738 §6
     g, cls, values = url_record(uri)
     # a `//user:password@` login: the slow way, masked
-    if "@" in uri and _password_spans(uri):
+    if _AT.search(uri) and _all_password_spans(uri):
         return _JSON(_shown(parts(uri)))
     return (_WRITERS.get(cls) or _writer(cls))(g, values)
 
@@ -321,7 +322,7 @@ def _shown(d: dict[str, Any]) -> dict[str, Any]:
     # (the generic path quotes it): the generic parts of the whole text masked, as a password
     # may hold a '?', which splits the generic path and search
     text = str(_new(URI, tuple(d[k] for k in URI._fields)))
-    if "@" not in text:
+    if not _AT.search(text):
         return d
     d = {**d, **parse(_masked(text))._asdict()}
     # and each password of the text (as a browser reads it too) in every part that holds it
@@ -330,8 +331,8 @@ def _shown(d: dict[str, Any]) -> dict[str, Any]:
         k: (
             "***"
             if k == "password" and v
-            else _mask_forms(_masked(v), forms)
-            if isinstance(v, str) and "@" in v
+            else _mask_text(v, frozenset(forms))
+            if isinstance(v, str) and _AT.search(v)
             else v
         )
         for k, v in d.items()
@@ -528,9 +529,9 @@ def _cmd_resolve(a: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO)
                 continue
             # the steps explain, they are not data: each password of the texts masked (RFC 1738 §6)
             texts = (_text(a.context, a.encoding), _text(p, a.encoding))
-            hide = _login_forms(*texts)
+            hide = frozenset(_login_forms(*texts))
             shown = (
-                _mask_forms(f"{i}. {s.rule}: {s.result}\n     {s.detail}\n", hide)
+                _mask_text(f"{i}. {s.rule}: {s.result}\n     {s.detail}\n", hide)
                 for i, s in enumerate(steps, 1)
             )
             out.write("".join(shown))

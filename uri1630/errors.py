@@ -53,22 +53,33 @@ def _password_spans(text: str) -> list[Tuple[int, int]]:
     return out
 
 # %% ../nbs/00_errors.ipynb #4c1766a5
-# a login written encoded (a URL in a query, `urlencode`d; `//v:pw%40w`) is read too: the escapes
-# of '@', ':' and '/' decoded, each reading a pass (linear), positions mapped back to the text
-_READINGS = tuple(re.compile(f"%(?:{x})") for x in ("40|2[Ff]", "40|3[Aa]", "40|3[Aa]|2[Ff]"))
+# a login written encoded (a URL in a query, `urlencode`d, once or more: `%2540`; `//v:pw%40w`)
+# is read too: the escapes of '@', ':' and '/' decoded, each reading a pass (linear), positions
+# mapped back to the text
+_READINGS = tuple(
+    re.compile(f"%(?:25)*(?:{x})") for x in ("40|2[Ff]", "40|3[Aa]", "40|3[Aa]|2[Ff]")
+)
 _DECODED = {"40": "@", "2f": "/", "3a": ":"}
+_AT = re.compile("@|%(?:25)*40")  # an '@', written or encoded
 
 
-def _read_as(text: str, esc: "re.Pattern[str]") -> Tuple[str, list[int]]:
-    "`text` with the escapes `esc` matches decoded, and where each stands in that reading"
-    out, last, marks = [], 0, cast(list[int], [])
+def _read_as(text: str, esc: "re.Pattern[str]") -> Tuple[str, list[int], list[int]]:
+    "`text` with the escapes `esc` matches decoded; where each stands there, the octets saved"
+    out, last, marks, saved = [], 0, cast(list[int], []), cast(list[int], [])
     for m in esc.finditer(text):
-        out += [text[last : m.start()], _DECODED[m[0][1:].lower()]]
-        marks.append(m.start() - 2 * len(marks))
+        out += [text[last : m.start()], _DECODED[m[0][-2:].lower()]]
+        marks.append(m.start() - (saved[-1] if saved else 0))
+        saved.append((saved[-1] if saved else 0) + len(m[0]) - 1)
         last = m.end()
-    return "".join(out) + text[last:], marks
+    return "".join(out) + text[last:], marks, saved
 
 
+def _back(i: int, marks: list[int], saved: list[int]) -> int:
+    "Where index `i` of a reading by `_read_as` stands in the text: on by what was saved before it"
+    k = bisect_left(marks, i)
+    return i + (saved[k - 1] if k else 0)
+
+# %% ../nbs/00_errors.ipynb #336715ac
 def _merged(spans: list[Tuple[int, int]]) -> list[Tuple[int, int]]:
     "`spans`, sorted, each run of overlapping or touching ones as one"
     out: list[Tuple[int, int]] = []
@@ -84,10 +95,9 @@ def _all_password_spans(text: str) -> list[Tuple[int, int]]:
     "The password of every login in `text`, read as written and with `@`, `:`, `/` encoded"
     spans = _password_spans(text) if "@" in text else []
     for esc in _READINGS if "%" in text else ():
-        d, marks = _read_as(text, esc)
-        # a decoded index `i` stands at `i + 2k` in the text, `k` the escapes before it
+        d, marks, saved = _read_as(text, esc)
         for a, b in _password_spans(d) if marks and "@" in d else ():
-            spans.append((a + 2 * bisect_left(marks, a), b + 2 * bisect_left(marks, b)))
+            spans.append((_back(a, marks, saved), _back(b, marks, saved)))
     return _merged(spans)
 
 # %% ../nbs/00_errors.ipynb #b994dc8e
@@ -95,7 +105,7 @@ def _hide_password(text: str, position: int) -> Tuple[str, int]:
     "`text` with the password of each `//user:password@` login as `***`, `position` moved to match"
     # RFC 1738 §6
     # no '@', no login: nothing to hide
-    if not isinstance(text, str) or ("@" not in text and "%40" not in text):
+    if not isinstance(text, str) or not _AT.search(text):
         return text, position
     out, last, moved = [], 0, position
     # in text order: one pass, one join (linear however many logins)
@@ -278,6 +288,51 @@ def _mask_forms(text: str, forms: Sequence[str], star: bool = False, least: int 
         last = b
     return "".join(out) + text[last:]
 
+# %% ../nbs/00_errors.ipynb #faa170c1
+# a password where it stands as one, `:pw@`, in a part cut from its `//` (`v:pw@w`, a segment)
+_LOGINISH = re.compile(r":([^:@/]*)@")
+
+
+def _star_spans(v: str, spans: Sequence[tuple[int, int]]) -> str:
+    "`v`, each run of `spans` (sorted `(start, end)`s; overlapping ones one run) as `***`"
+    out: list[str] = []
+    last = -1
+    for a, b in spans:
+        if a <= last:  # inside or touching the run before: the same run
+            last = max(last, b)
+            continue
+        out += [v[max(last, 0) : a], "***"]
+        last = b
+    return "".join(out) + v[last:] if out else v
+
+
+def _login_pieces(v: str, forms: frozenset[str]) -> Iterator[tuple[int, int]]:
+    "Where each of `forms` stands in `v` as a login's password, `:pw@` (a decoded one too)"
+    # ':' to the next '@'; the first ':' to the last '@' of the whole, and of each piece between
+    # '/' (a decoded password holds '@', ':' or '/'); for a few forms, `:form@` anywhere: linear
+    yield from (m.span(1) for m in _LOGINISH.finditer(v) if m[1] in forms)
+    at = 0
+    for piece in (v, *v.split("/")):
+        c, a = piece.find(":"), piece.rfind("@")
+        if 0 <= c < a and piece[c + 1 : a] in forms:
+            yield at + c + 1, at + a
+        at += (len(piece) + 1) if piece is not v else 0
+    for f in forms if len(forms) <= 64 else ():
+        i = v.find(f":{f}@")
+        while i >= 0:
+            yield i + 1, i + 1 + len(f)
+            i = v.find(f":{f}@", i + 1)
+
+# %% ../nbs/00_errors.ipynb #a995a775
+def _mask_text(v: str, forms: frozenset[str]) -> str:
+    "`v`, each `//` login's password (encoded too) and each of `forms` standing as one, masked"
+    # each login read as written and with the escapes of `@`, `:`, `/` decoded (`//v:pw%40w`, a
+    # URL `urlencode`d in a query), the readings' spans joined: linear in logins and forms
+    v = _star_spans(v, _all_password_spans(v))
+    if forms and len(forms) <= 64:  # the forms of a few passwords anywhere (4 characters or more)
+        v = _mask_forms(v, sorted(forms))
+    return _star_spans(v, sorted(_login_pieces(v, forms))) if "@" in v and forms else v
+
 # %% ../nbs/00_errors.ipynb #56d63799
 def _mask_known(text: Any, star: bool = False) -> Any:
     "`text` with every form of the running retrieval's passwords masked (not a `str`: as is)"
@@ -291,7 +346,7 @@ def _description(
 ) -> str:
     "What a `URIError` says: the message, position, rule and the text around it, passwords masked"
     # a message may quote a URL too
-    s = _masked(message) if "@" in message else message
+    s = _masked(message) if _AT.search(message) else message
     if position is not None:
         s += f" at position {position}"
     if rule is not None:
@@ -321,9 +376,9 @@ class URIError(ValueError):
         # here, where every message is built (the text with as many `*`: positions kept)
         message, text = _mask_known(message), _mask_known(text, star=True)
         # and each login's password in the text (as many `*`) and the message (`***`), as stored
-        if isinstance(text, str) and ("@" in text or "%40" in text):
+        if isinstance(text, str) and _AT.search(text):
             text = _starred_logins(text)
-        if isinstance(message, str) and ("@" in message or "%40" in message):
+        if isinstance(message, str) and _AT.search(message):
             message = _masked(message)
         self.message, self.text, self.position, self.rule = message, text, position, rule
         super().__init__(message)

@@ -11,7 +11,7 @@ import re
 from types import MappingProxyType
 from typing import Any, NamedTuple, NoReturn, Optional
 from .errors import URISyntaxError, _need_str, _masked
-from .errors import _mask_forms, _login_forms
+from .errors import _mask_text, _login_forms
 from .syntax import parse, _split, _LETTERS
 
 # %% ../nbs/07_partial_form.ipynb #4676924d
@@ -61,7 +61,7 @@ class _MaskedStep(ResolutionStep):
         return s
 
     def __repr__(self) -> str:
-        return _mask_forms(ResolutionStep.__repr__(self), self.__dict__.get("_hide", ()))
+        return _mask_text(ResolutionStep.__repr__(self), frozenset(self.__dict__.get("_hide", ())))
 
     def __reduce__(self) -> tuple[Any, ...]:  # the forms are not pickled
         return (_masked_step, tuple(self))

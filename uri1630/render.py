@@ -16,8 +16,8 @@ import re
 from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar, cast
 from types import MappingProxyType
 from .errors import _need_str
-from .errors import URIError, Secret, _hide_password, _masked, _password_spans
-from .errors import _mask_forms, _secret_forms
+from .errors import URIError, Secret, _hide_password, _masked, _all_password_spans, _AT
+from .errors import _mask_forms, _mask_text, _secret_forms
 from .encoding import LEVELS, explain_level, to_level
 from urllib.parse import urljoin, uses_relative, uses_netloc
 from .syntax import parse
@@ -74,9 +74,9 @@ def _html_forms(texts: Iterable[object]) -> list[str]:
     "The HTML-escaped forms of the password of every `//user:password@` login in `texts`"
     forms: set[str] = set()
     for t in texts:
-        if not (isinstance(t, str) and "@" in t):
+        if not (isinstance(t, str) and _AT.search(t)):
             continue
-        for a, b in _password_spans(t):
+        for a, b in _all_password_spans(t):
             forms.update(html.escape(f) for f in _secret_forms(t[a:b], t[a:b]) if f != "***")
     return sorted(forms, key=len, reverse=True)
 
@@ -115,7 +115,9 @@ def _in_proportion(*inputs: str) -> Callable[[_R], _R]:
                     given[name] = _need_str(v, name)
             out = render(*bound.args, **bound.kwargs)
             # RFC 1738 §6: the password of each login in a text it shows, in any form, cut or not
-            out = _mask_forms(out, _html_forms(given.get(name) for name in inputs))
+            # (many forms: where they stand as a login's password, linear: `_mask_text`)
+            forms = _html_forms(given.get(name) for name in inputs)
+            out = _mask_forms(out, forms) if len(forms) <= 64 else _mask_text(out, frozenset(forms))
             n = sum(_size(given.get(name)) for name in inputs)
             return out if len(out) <= _FACTOR * n + _FRAME else _too_large(len(out), n)
 
@@ -178,7 +180,7 @@ def _change_rows(changes: Any) -> str:
 # RFC 1738 §6: the units of a password are one `***` unit
 def _unmasked(uri: str, changes: Any) -> Any:
     "The `changes` of `uri` outside its passwords (RFC 1738 §6), a `***` unit for each password"
-    spans = _password_spans(uri) if "@" in uri else []
+    spans = _all_password_spans(uri)
     if not spans:
         return changes
     out = []
@@ -408,7 +410,7 @@ def _runs_html(context: str, used: Any) -> str:
     # the run the slash rule used is in orange
     out, pos = [], 0
     # RFC 1738 §6: a password (never holding a '/') is `***` in the run of text it lies in
-    spans = _password_spans(context) if "@" in context else []
+    spans = _all_password_spans(context)
     hide = {a: b for a, b in spans}
     for s, n in slash_runs(context):
         out.append(html.escape(_cut(context, pos, s, hide)))
@@ -576,7 +578,7 @@ def _secrets(obj: object) -> tuple[str, ...]:
     if isinstance(getattr(obj, "password", None), Secret) and got:
         got.add(obj.password.reveal(written=True))  # type: ignore[attr-defined]
     if isinstance(text, str):
-        got.update(text[a:b] for a, b in _password_spans(text) if text[a:b] != "***")
+        got.update(text[a:b] for a, b in _all_password_spans(text) if text[a:b] != "***")
     return tuple(sorted(got, key=len, reverse=True))
 
 

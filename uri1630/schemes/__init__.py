@@ -23,10 +23,11 @@ from uri1630.errors import (
     _need_str,
     _bounded,
     _login_split,
-    _mask_forms,
     _secret_forms,
     _password_spans,
     _all_password_spans,
+    _AT,
+    _mask_text,
     _masked,
 )
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA, ALPHANUM2, ESCAPE_RE
@@ -74,7 +75,7 @@ class Source(NamedTuple):
     @property
     def offset(self) -> int:
         "Index in `text` where `url` starts (after a `<` and a `url:` prefix; not from `start`)"
-        return len(self.text) - len(self.url) - int(self.text.startswith("<"))  # `url` to `>`
+        return len(self.text) - len(self.url) - (1 if self.text.startswith("<") else 0)
 
     def fail(self, pos: int, rule: str, message: str) -> NoReturn:
         "Raise `URISyntaxError(message)` at index `pos` of `text`, naming the grammar's `rule`"
@@ -189,22 +190,32 @@ def _text_of(u: Any) -> str:
     return t
 
 
+def _part_text(v: Any) -> str:
+    "A part as text: a `str`, a tuple's `str`s as the path they make (`cwd`), else void"
+    return (
+        v
+        if type(v) is str
+        else "/".join(x for x in v if type(x) is str)
+        if type(v) is tuple
+        else ""
+    )
+
+
 def _field_forms(u: Any) -> list[str]:
     "The forms of a password in a login one of `u`'s parts holds (a value made by hand)"
     # a part of a parsed value is cut from its text (read there too); `dataclasses.replace` may
-    # give one a login its text does not hold; a tuple's parts are read as the path they make
+    # give one a login its text does not hold; its own password, where a part holds it as `u:pw`
     out: list[str] = []
+    pw = getattr(u, "password", None)
+    own: tuple[str, ...] = ()
+    if isinstance(pw, Secret) and pw and pw._clear is not None:
+        own = (pw.reveal(), pw.reveal(written=True))
     for f in fields(u) if is_dataclass(u) else ():
-        v = getattr(u, f.name, None) if f.name != "text" else None
-        s = (
-            v
-            if type(v) is str
-            else "/".join(x for x in v if type(x) is str)
-            if type(v) is tuple
-            else ""
-        )
-        if "@" in s or "%40" in s:
+        s = _part_text(getattr(u, f.name, None) if f.name != "text" else None)
+        if _AT.search(s):
             out += [f for a, b in _all_password_spans(s) for f in _secret_forms(s[a:b], s[a:b])]
+        if own and any(f":{w}" in s for w in own):
+            out += _secret_forms(*own)
     return out
 
 # %% ../../nbs/09_specific_schemes.ipynb #121745d4
@@ -218,7 +229,7 @@ def _loose_forms(u: "SchemeURL") -> frozenset[str]:
     rest = t if end is None else _revealed(cast(IPURL, u))[end:]
     out: set[str] = set(_tail_forms(cast(IPURL, u), end) if end is not None else ())
     for r in (rest, unquote(rest, "latin-1") if "%" in rest else ""):
-        if "@" in r or "%40" in r:  # each password once, its forms once: linear in the text
+        if _AT.search(r):  # each password once, its forms once: linear in the text
             for w in {r[a:b] for a, b in _all_password_spans(r)}:
                 out.update(_secret_forms(w, w))
     out.update(_unplaced_forms(u), _field_forms(u))
@@ -249,52 +260,7 @@ def _unplaced_forms(u: "SchemeURL") -> list[str]:
         return []
     return _secret_forms(pw.reveal(), pw.reveal(written=True))
 
-# %% ../../nbs/09_specific_schemes.ipynb #faa170c1
-# a password where it stands as one, `:pw@`, in a part cut from its `//` (`v:pw@w`, a segment)
-_LOGINISH = re.compile(r":([^:@/]*)@")
-
-
-def _star_spans(v: str, spans: Sequence[tuple[int, int]]) -> str:
-    "`v`, each run of `spans` (sorted `(start, end)`s; overlapping ones one run) as `***`"
-    out: list[str] = []
-    last = -1
-    for a, b in spans:
-        if a <= last:  # inside or touching the run before: the same run
-            last = max(last, b)
-            continue
-        out += [v[max(last, 0) : a], "***"]
-        last = b
-    return "".join(out) + v[last:] if out else v
-
-
-def _login_pieces(v: str, forms: frozenset[str]) -> Iterator[tuple[int, int]]:
-    "Where each of `forms` stands in `v` as a login's password, `:pw@` (a decoded one too)"
-    # ':' to the next '@'; the first ':' to the last '@' of the whole, and of each piece between
-    # '/' (a decoded password holds '@', ':' or '/'); for a few forms, `:form@` anywhere: linear
-    yield from (m.span(1) for m in _LOGINISH.finditer(v) if m[1] in forms)
-    at = 0
-    for piece in (v, *v.split("/")):
-        c, a = piece.find(":"), piece.rfind("@")
-        if 0 <= c < a and piece[c + 1 : a] in forms:
-            yield at + c + 1, at + a
-        at += (len(piece) + 1) if piece is not v else 0
-    for f in forms if len(forms) <= 64 else ():
-        i = v.find(f":{f}@")
-        while i >= 0:
-            yield i + 1, i + 1 + len(f)
-            i = v.find(f":{f}@", i + 1)
-
 # %% ../../nbs/09_specific_schemes.ipynb #e05f1a45
-def _mask_text(v: str, forms: frozenset[str]) -> str:
-    "`v`, each `//` login's password (encoded too) and each of `forms` standing as one, masked"
-    # each login read as written and with the escapes of `@`, `:`, `/` decoded (`//v:pw%40w`, a
-    # URL `urlencode`d in a query), the readings' spans joined: linear in logins and forms
-    v = _star_spans(v, _all_password_spans(v))
-    if forms and len(forms) <= 64:  # the forms of a few passwords anywhere (4 characters or more)
-        v = _mask_forms(v, sorted(forms))
-    return _star_spans(v, sorted(_login_pieces(v, forms))) if "@" in v and forms else v
-
-
 def _masked_text(u: "SchemeURL", forms: frozenset[str]) -> str:
     "`u.text`, each password in it `***`: its own login's cut where its parts agree, then the rest"
     t = u.text
@@ -379,7 +345,7 @@ class SchemeURL:
         "The URL and a table of its parts (*absent* for `None`, *void* for `''`)"
         # a part out of the repr (the password) is shown as ***; a login no parse read (the
         # generic syntax's): the parts of the text masked whole (a password may hold a '?')
-        at = "@" in self.text or "%40" in self.text or _field_forms(self)
+        at = _AT.search(self.text) or _field_forms(self)
         obj = _masked_parts(self) if at else self
         values = {
             f.name: ("***" if not f.repr and getattr(obj, f.name) else getattr(obj, f.name))
@@ -432,7 +398,7 @@ class GenericURL(SchemeURL):
     # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
     # (the whole text masked, then split: a password may hold a '?', which splits path and search)
     def __repr__(self) -> str:
-        u = parse(_masked(self.text)) if "@" in self.text else self
+        u = parse(_masked(self.text)) if _AT.search(self.text) else self
         return (
             f"GenericURL(scheme={self.scheme!r}, path={u.path!r}, "
             f"search={u.search!r}, fragment={u.fragment!r})"
