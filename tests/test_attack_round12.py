@@ -1,6 +1,6 @@
 """Round 12 attack on issue #28 (RFC 1738 §6: a password in a URL is never shown).
 
-Each test fails on c03c12b on a real break. Run: /work/main/.venv/bin/python -m pytest -q /tmp/attack12/test_breaks12.py
+Each test failed on c03c12b on a real break (a fresh attacker's round on round 11's fixes); all pass since 03df744.
 """
 import io
 import pickle
