@@ -17,7 +17,7 @@ import re
 import stat
 import sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
-from .errors import URIError, Secret, _hide_password, _masked, _need_str, _AT
+from .errors import URIError, Secret, _hide_password, _masked, _need_str, _at_sign
 from .errors import _all_password_spans, _mask_text
 from .errors import _login_forms
 from .errors import _visible
@@ -312,7 +312,7 @@ def _json_line(uri: str) -> str:
     # RFC 1738 §6
     g, cls, values = url_record(uri)
     # a `//user:password@` login: the slow way, masked
-    if _AT.search(uri) and _all_password_spans(uri):
+    if ("@" in uri or "%40" in uri or "%25" in uri) and _all_password_spans(uri):
         return _JSON(_shown(parts(uri)))
     return (_WRITERS.get(cls) or _writer(cls))(g, values)
 
@@ -322,7 +322,7 @@ def _shown(d: dict[str, Any]) -> dict[str, Any]:
     # (the generic path quotes it): the generic parts of the whole text masked, as a password
     # may hold a '?', which splits the generic path and search
     text = str(_new(URI, tuple(d[k] for k in URI._fields)))
-    if not _AT.search(text):
+    if not _at_sign(text):
         return d
     d = {**d, **parse(_masked(text))._asdict()}
     # and each password of the text (as a browser reads it too) in every part that holds it
@@ -332,7 +332,7 @@ def _shown(d: dict[str, Any]) -> dict[str, Any]:
             "***"
             if k == "password" and v
             else _mask_text(v, frozenset(forms))
-            if isinstance(v, str) and _AT.search(v)
+            if isinstance(v, str) and _at_sign(v)
             else v
         )
         for k, v in d.items()

@@ -63,6 +63,11 @@ _DECODED = {"40": "@", "2f": "/", "3a": ":"}
 _AT = re.compile("@|%(?:25)*40")  # an '@', written or encoded
 
 
+def _at_sign(t: str) -> bool:
+    "Whether `t` holds an '@', written or encoded (once or more: `%2540`): a login may stand in it"
+    return "@" in t or "%40" in t or ("%25" in t and _AT.search(t) is not None)
+
+
 def _read_as(text: str, esc: "re.Pattern[str]") -> Tuple[str, list[int], list[int]]:
     "`text` with the escapes `esc` matches decoded; where each stands there, the octets saved"
     out, last, marks, saved = [], 0, cast(list[int], []), cast(list[int], [])
@@ -94,7 +99,7 @@ def _merged(spans: list[Tuple[int, int]]) -> list[Tuple[int, int]]:
 def _all_password_spans(text: str) -> list[Tuple[int, int]]:
     "The password of every login in `text`, read as written and with `@`, `:`, `/` encoded"
     spans = _password_spans(text) if "@" in text else []
-    for esc in _READINGS if "%" in text else ():
+    for esc in _READINGS if "%" in text and _at_sign(text) else ():
         d, marks, saved = _read_as(text, esc)
         for a, b in _password_spans(d) if marks and "@" in d else ():
             spans.append((_back(a, marks, saved), _back(b, marks, saved)))
@@ -105,7 +110,7 @@ def _hide_password(text: str, position: int) -> Tuple[str, int]:
     "`text` with the password of each `//user:password@` login as `***`, `position` moved to match"
     # RFC 1738 §6
     # no '@', no login: nothing to hide
-    if not isinstance(text, str) or not _AT.search(text):
+    if not isinstance(text, str) or not _at_sign(text):
         return text, position
     out, last, moved = [], 0, position
     # in text order: one pass, one join (linear however many logins)
@@ -346,7 +351,7 @@ def _description(
 ) -> str:
     "What a `URIError` says: the message, position, rule and the text around it, passwords masked"
     # a message may quote a URL too
-    s = _masked(message) if _AT.search(message) else message
+    s = _masked(message) if _at_sign(message) else message
     if position is not None:
         s += f" at position {position}"
     if rule is not None:
@@ -376,9 +381,9 @@ class URIError(ValueError):
         # here, where every message is built (the text with as many `*`: positions kept)
         message, text = _mask_known(message), _mask_known(text, star=True)
         # and each login's password in the text (as many `*`) and the message (`***`), as stored
-        if isinstance(text, str) and _AT.search(text):
+        if isinstance(text, str) and ("@" in text or "%" in text) and _at_sign(text):
             text = _starred_logins(text)
-        if isinstance(message, str) and _AT.search(message):
+        if isinstance(message, str) and ("@" in message or "%" in message) and _at_sign(message):
             message = _masked(message)
         self.message, self.text, self.position, self.rule = message, text, position, rule
         super().__init__(message)

@@ -16,7 +16,7 @@ import re
 from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar, cast
 from types import MappingProxyType
 from .errors import _need_str
-from .errors import URIError, Secret, _hide_password, _masked, _all_password_spans, _AT
+from .errors import URIError, Secret, _hide_password, _masked, _all_password_spans, _at_sign
 from .errors import _mask_forms, _mask_text, _secret_forms
 from .encoding import LEVELS, explain_level, to_level
 from urllib.parse import urljoin, uses_relative, uses_netloc
@@ -74,7 +74,7 @@ def _html_forms(texts: Iterable[object]) -> list[str]:
     "The HTML-escaped forms of the password of every `//user:password@` login in `texts`"
     forms: set[str] = set()
     for t in texts:
-        if not (isinstance(t, str) and _AT.search(t)):
+        if not (isinstance(t, str) and _at_sign(t)):
             continue
         for a, b in _all_password_spans(t):
             forms.update(html.escape(f) for f in _secret_forms(t[a:b], t[a:b]) if f != "***")

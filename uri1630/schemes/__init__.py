@@ -26,7 +26,7 @@ from uri1630.errors import (
     _secret_forms,
     _password_spans,
     _all_password_spans,
-    _AT,
+    _at_sign,
     _mask_text,
     _masked,
 )
@@ -200,26 +200,46 @@ def _part_text(v: Any) -> str:
         else ""
     )
 
-
+# %% ../../nbs/09_specific_schemes.ipynb #30f5df13
 def _field_forms(u: Any) -> list[str]:
     "The forms of a password in a login one of `u`'s parts holds (a value made by hand)"
     # a part of a parsed value is cut from its text (read there too); `dataclasses.replace` may
     # give one a login its text does not hold; its own password, where a part holds it as `u:pw`
+    # (every `str` of a value: its parts' names are read once a class)
     out: list[str] = []
-    pw = getattr(u, "password", None)
-    own: tuple[str, ...] = ()
-    if isinstance(pw, Secret) and pw and pw._clear is not None:
-        own = (pw.reveal(), pw.reveal(written=True))
-    for f in fields(u) if is_dataclass(u) else ():
-        s = _part_text(getattr(u, f.name, None) if f.name != "text" else None)
-        if _AT.search(s):
+    for s in (_part_text(getattr(u, n, None)) for n in _part_names(u)):
+        if ("@" in s or "%" in s) and _at_sign(s):
             out += [f for a, b in _all_password_spans(s) for f in _secret_forms(s[a:b], s[a:b])]
-        if own and any(f":{w}" in s for w in own):
-            out += _secret_forms(*own)
+        if ":" in s and (own := _own_forms(u)) and any(f":{w}" in s for w in own[:2]):
+            out += own
     return out
 
+
+_PART_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _part_names(u: Any) -> tuple[str, ...]:
+    "The names of `u`'s parts but its text (a dataclass's fields), read once a class"
+    names = _PART_NAMES.get(type(u))
+    if names is None:
+        names = tuple(f.name for f in fields(u) if f.name != "text") if is_dataclass(u) else ()
+        _PART_NAMES[type(u)] = names
+    return names
+
+
+def _own_forms(u: Any) -> list[str]:
+    "The forms of `u`'s own password (a `Secret` that knows its text): clear, written, and more"
+    pw = getattr(u, "password", None)
+    if not (isinstance(pw, Secret) and pw and pw._clear is not None):
+        return []
+    return [
+        pw.reveal(),
+        pw.reveal(written=True),
+        *_secret_forms(pw.reveal(), pw.reveal(written=True)),
+    ]
+
 # %% ../../nbs/09_specific_schemes.ipynb #121745d4
-def _loose_forms(u: "SchemeURL") -> frozenset[str]:
+def _loose_forms(u: "SchemeURL", parts: bool = True) -> frozenset[str]:
     "The forms of each password in `u.text` that no `Secret` masks there (RFC 1738 §6)"
     t = _text_of(u)
     # the login a parse read (cut where its parts agree: `IPURL.spans`) holds `***`: the rest is
@@ -229,10 +249,10 @@ def _loose_forms(u: "SchemeURL") -> frozenset[str]:
     rest = t if end is None else _revealed(cast(IPURL, u))[end:]
     out: set[str] = set(_tail_forms(cast(IPURL, u), end) if end is not None else ())
     for r in (rest, unquote(rest, "latin-1") if "%" in rest else ""):
-        if _AT.search(r):  # each password once, its forms once: linear in the text
+        if _at_sign(r):  # each password once, its forms once: linear in the text
             for w in {r[a:b] for a, b in _all_password_spans(r)}:
                 out.update(_secret_forms(w, w))
-    out.update(_unplaced_forms(u), _field_forms(u))
+    out.update(_unplaced_forms(u), _field_forms(u) if parts else ())
     out.discard("***")
     return frozenset(out)
 
@@ -275,7 +295,7 @@ def _masked_text(u: "SchemeURL", forms: frozenset[str]) -> str:
 
 def _masked_str(u: "SchemeURL") -> str:
     "`str(u)`: the text, a password of a login no parse read as `***`"
-    forms = _loose_forms(u)
+    forms = _loose_forms(u, parts=False)  # (the text only: a part is not shown)
     return _masked_text(u, forms) if forms else u.text
 
 # %% ../../nbs/09_specific_schemes.ipynb #08aa8ef7
@@ -345,7 +365,7 @@ class SchemeURL:
         "The URL and a table of its parts (*absent* for `None`, *void* for `''`)"
         # a part out of the repr (the password) is shown as ***; a login no parse read (the
         # generic syntax's): the parts of the text masked whole (a password may hold a '?')
-        at = _AT.search(self.text) or _field_forms(self)
+        at = _at_sign(self.text) or _field_forms(self)
         obj = _masked_parts(self) if at else self
         values = {
             f.name: ("***" if not f.repr and getattr(obj, f.name) else getattr(obj, f.name))
@@ -398,7 +418,7 @@ class GenericURL(SchemeURL):
     # RFC 1738 §6: a password in a `//user:password@` login is shown as `***`
     # (the whole text masked, then split: a password may hold a '?', which splits path and search)
     def __repr__(self) -> str:
-        u = parse(_masked(self.text)) if _AT.search(self.text) else self
+        u = parse(_masked(self.text)) if _at_sign(self.text) else self
         return (
             f"GenericURL(scheme={self.scheme!r}, path={u.path!r}, "
             f"search={u.search!r}, fragment={u.fragment!r})"
