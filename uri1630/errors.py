@@ -61,11 +61,12 @@ _READINGS = tuple(
 )
 _DECODED = {"40": "@", "2f": "/", "3a": ":"}
 _AT = re.compile("@|%(?:25)*40")  # an '@', written or encoded
+_OTHER = re.compile("%(?:25)*(?:3[Aa]|2[Ff])")  # a ':' or '/' encoded
 
 
 def _at_sign(t: str) -> bool:
     "Whether `t` holds an '@', written or encoded (once or more: `%2540`): a login may stand in it"
-    return "@" in t or "%40" in t or ("%25" in t and _AT.search(t) is not None)
+    return "@" in t or "%40" in t or "%2540" in t  # (`%252540` holds `%2540`: plain scans)
 
 
 def _read_as(text: str, esc: "re.Pattern[str]") -> Tuple[str, list[int], list[int]]:
@@ -99,9 +100,17 @@ def _merged(spans: list[Tuple[int, int]]) -> list[Tuple[int, int]]:
 def _all_password_spans(text: str) -> list[Tuple[int, int]]:
     "The password of every login in `text`, read as written and with `@`, `:`, `/` encoded"
     spans = _password_spans(text) if "@" in text else []
-    for esc in _READINGS if "%" in text and _at_sign(text) else ():
+    # (a reading only where an escape it decodes stands, and an '@' written or encoded; two
+    # readings that decode alike are read once)
+    seen = set()
+    enc = "%" in text and _at_sign(text) and _READINGS[2].search(text)
+    # (only `%40`s: the three readings are one)
+    for esc in (_READINGS if _OTHER.search(text) else _READINGS[:1]) if enc else ():
         d, marks, saved = _read_as(text, esc)
-        for a, b in _password_spans(d) if marks and "@" in d else ():
+        if d in seen or not marks or "@" not in d or "//" not in d and ":" not in d:
+            continue
+        seen.add(d)
+        for a, b in _password_spans(d):
             spans.append((_back(a, marks, saved), _back(b, marks, saved)))
     return _merged(spans)
 
