@@ -62,6 +62,7 @@ _READINGS = tuple(
 _DECODED = {"40": "@", "2f": "/", "3a": ":"}
 _AT = re.compile("@|%(?:25)*40")  # an '@', written or encoded
 _OTHER = re.compile("%(?:25)*(?:3[Aa]|2[Ff])")  # a ':' or '/' encoded
+_COLON_AT = re.compile(":[^/:]*@")  # a ':' then an '@', no '/' between (runs: linear)
 
 
 def _at_sign(t: str) -> bool:
@@ -107,7 +108,8 @@ def _all_password_spans(text: str) -> list[Tuple[int, int]]:
     # (only `%40`s: the three readings are one)
     for esc in (_READINGS if _OTHER.search(text) else _READINGS[:1]) if enc else ():
         d, marks, saved = _read_as(text, esc)
-        if d in seen or not marks or "@" not in d or "//" not in d and ":" not in d:
+        # (a password stands between a ':' and an '@' with no '/' between: none, nothing to read)
+        if d in seen or not marks or "@" not in d or not _COLON_AT.search(d):
             continue
         seen.add(d)
         for a, b in _password_spans(d):
