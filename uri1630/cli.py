@@ -312,9 +312,19 @@ def _json_line(uri: str) -> str:
     # RFC 1738 §6
     g, cls, values = url_record(uri)
     # a `//user:password@` login: the slow way, masked
-    if ("@" in uri or "%40" in uri or "%2540" in uri) and _all_password_spans(uri):
+    if _login_like(uri) and _all_password_spans(uri):
         return _JSON(_shown(parts(uri)))
     return (_WRITERS.get(cls) or _writer(cls))(g, values)
+
+
+def _login_like(uri: str) -> bool:
+    "Whether `uri` may hold a login: an '@', or one encoded after a ':' (or an encoded one)"
+    # plain scans, for every line of `parse -`: a `%40` in a path (`node_modules/%40scope`) is none
+    if "@" in uri:
+        return True
+    k = uri.find("%40")
+    k = uri.find("%2540") if k < 0 else k
+    return k >= 0 and ("3A" in uri or "3a" in uri or ":" in uri[uri.rfind("/", 0, k) + 1 : k])
 
 
 def _shown(d: dict[str, Any]) -> dict[str, Any]:
