@@ -312,7 +312,11 @@ def _json_line(uri: str) -> str:
     # RFC 1738 §6
     g, cls, values = url_record(uri)
     # a `//user:password@` login: the slow way, masked
-    if _login_like(uri) and _all_password_spans(uri):
+    if (
+        ("@" in uri or "%40" in uri or "%2540" in uri)
+        and _login_like(uri)
+        and _all_password_spans(uri)
+    ):
         return _JSON(_shown(parts(uri)))
     return (_WRITERS.get(cls) or _writer(cls))(g, values)
 
