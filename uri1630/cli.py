@@ -306,6 +306,16 @@ def _make_writer(cls: type) -> _Writer:
     exec(f'def write(g, v, {consts}, KE=KE): return f"""{body}"""', ns)
     return cast(_Writer, ns["write"])
 
+# %% ../nbs/30_cli.ipynb #f749544c
+def _login_like(uri: str) -> bool:
+    "Whether `uri` may hold a login: an '@', or one encoded after a ':' (or an encoded one)"
+    # plain scans, for every line of `parse -`: a `%40` in a path (`node_modules/%40scope`) is none
+    if "@" in uri:
+        return True
+    k = uri.find("%40")
+    k = uri.find("%2540") if k < 0 else k
+    return k >= 0 and ("3A" in uri or "3a" in uri or ":" in uri[uri.rfind("/", 0, k) + 1 : k])
+
 # %% ../nbs/30_cli.ipynb #55892b9e
 def _json_line(uri: str) -> str:
     "`_JSON(parts(uri))`: the line `parse -` writes for `uri`, a password shown as `***`"
@@ -319,16 +329,6 @@ def _json_line(uri: str) -> str:
     ):
         return _JSON(_shown(parts(uri)))
     return (_WRITERS.get(cls) or _writer(cls))(g, values)
-
-
-def _login_like(uri: str) -> bool:
-    "Whether `uri` may hold a login: an '@', or one encoded after a ':' (or an encoded one)"
-    # plain scans, for every line of `parse -`: a `%40` in a path (`node_modules/%40scope`) is none
-    if "@" in uri:
-        return True
-    k = uri.find("%40")
-    k = uri.find("%2540") if k < 0 else k
-    return k >= 0 and ("3A" in uri or "3a" in uri or ":" in uri[uri.rfind("/", 0, k) + 1 : k])
 
 
 def _shown(d: dict[str, Any]) -> dict[str, Any]:
