@@ -60,7 +60,7 @@ _READINGS = tuple(
     re.compile(f"%(?:25)*(?:{x})") for x in ("40|2[Ff]", "40|3[Aa]", "40|3[Aa]|2[Ff]")
 )
 _DECODED = {"40": "@", "2f": "/", "3a": ":"}
-_AT = re.compile("@|%(?:25)*40")  # an '@', written or encoded
+
 _OTHER = re.compile("%(?:25)*(?:3[Aa]|2[Ff])")  # a ':' or '/' encoded
 _COLON_AT = re.compile(":[^/:]*@")  # a ':' then an '@', no '/' between (runs: linear)
 
