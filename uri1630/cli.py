@@ -323,7 +323,7 @@ def _json_line(uri: str) -> str:
     g, cls, values = url_record(uri)
     # a `//user:password@` login: the slow way, masked
     if (
-        ("@" in uri or "%40" in uri or "%2540" in uri)
+        ("@" in uri or "%" in uri and ("%40" in uri or "%2540" in uri))
         and _login_like(uri)
         and _all_password_spans(uri)
     ):

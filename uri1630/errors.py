@@ -100,7 +100,8 @@ def _merged(spans: list[Tuple[int, int]]) -> list[Tuple[int, int]]:
 
 def _all_password_spans(text: str) -> list[Tuple[int, int]]:
     "The password of every login in `text`, read as written and with `@`, `:`, `/` encoded"
-    spans = _password_spans(text) if "@" in text else []
+    # (a password stands between a ':' and an '@' with no '/' between: none, nothing to read)
+    spans = _password_spans(text) if "@" in text and _COLON_AT.search(text) else []
     # (a reading only where an escape it decodes stands, and an '@' written or encoded; two
     # readings that decode alike are read once)
     seen = set()
@@ -382,20 +383,20 @@ class URIError(ValueError):
         message: str,  # what went wrong, in words
         text: Optional[str] = None,  # the text that was being read, if any
         position: Optional[int] = None,  # 0-based index of the first bad character, if one applies
-        rule: Optional[
-            str
-        ] = None,  # the grammar production or RFC rule that failed, if one applies
+        rule: Optional[str] = None,  # the grammar production or RFC rule that failed, if any
     ):
         # what a peer sent may be quoted: shown as escapes, whoever built the message
-        message = _visible(message) if isinstance(message, str) else message
-        # RFC 1738 §6: the passwords the running retrieval knows, in any form, cut or not: masked
-        # here, where every message is built (the text with as many `*`: positions kept)
-        message, text = _mask_known(message), _mask_known(text, star=True)
-        # and each login's password in the text (as many `*`) and the message (`***`), as stored
-        if isinstance(text, str) and ("@" in text or "%" in text) and _at_sign(text):
-            text = _starred_logins(text)
-        if isinstance(message, str) and ("@" in message or "%" in message) and _at_sign(message):
-            message = _masked(message)
+        if isinstance(message, str) and not str.isprintable(message):
+            message = _visible(message)
+        # RFC 1738 §6: the passwords a running retrieval knows, in any form: masked where every
+        # message is built (the text with as many `*`: positions kept)
+        if _KNOWN.get():
+            message, text = _mask_known(message), _mask_known(text, star=True)
+        # and each login's password in the text (as many `*`) and the message (`***`) (plain scans)
+        if isinstance(text, str) and ("@" in text or "%4" in text or "%25" in text):
+            text = _starred_logins(text) if _at_sign(text) else text
+        if isinstance(message, str) and ("@" in message or "%4" in message or "%25" in message):
+            message = _masked(message) if _at_sign(message) else message
         self.message, self.text, self.position, self.rule = message, text, position, rule
         super().__init__(message)
 

@@ -190,6 +190,19 @@ class GenericGrammar:
 # %% ../nbs/23_bnf_generic.ipynb #b816a4b4
 def describe_char(c: str) -> str:
     "Name a character and its RFC 1630 class, for error messages"
+    # an error path over a million URLs meets a few characters: each is named once
+    if type(c) is str and (d := _DESCRIBED.get(c)) is not None:
+        return d
+    d = _describe_char(c)
+    if type(c) is str and len(_DESCRIBED) < 1024:  # bounded: at most 1,024 characters remembered
+        _DESCRIBED[c] = d
+    return d
+
+
+_DESCRIBED: dict[str, str] = {}
+
+
+def _describe_char(c: str) -> str:
     if len(c := _need_str(c, "c")) != 1:
         raise URIError(f"expected one character, not {len(c)}", c)
     code = ord(c)

@@ -487,10 +487,10 @@ def parse_url(
     "Parse `text` into the immutable object of its scheme's class (a `GenericURL` if unknown)"
     # the fast path: one regex match for a well-formed URL
     # a `str` subclass is read as its `str` (never through its own methods): one boundary, here
-    if type(text) is not str or type(rfc) is not str:
-        text, rfc = _need_str(text, "text"), _need_str(rfc, "rfc")
-    f = _fast_fields(text) if rfc == "1738" else None
-    return _parse_slow(text, rfc) if f is None else f[0](*f[1])
+    if type(text) is str and type(rfc) is str:
+        f = _fast_fields(text) if rfc == "1738" else None
+        return _parse_slow(text, rfc) if f is None else f[0](*f[1])
+    return parse_url(_need_str(text, "text"), _need_str(rfc, "rfc"))
 
 
 def _parse_slow(text: str, rfc: str = "1738") -> SchemeURL:
@@ -518,7 +518,8 @@ _set_url_reader(parse_url, GenericURL)
 # %% ../../nbs/09_specific_schemes.ipynb #4d78a983
 def _starred(e: URIError, text: str, src: Optional[Source]) -> URIError:
     "`e`, the password of the login in its `text` written as `*` (as many: positions kept)"
-    if type(e.text) is not str or e.text != text:
+    # (no '@', written or encoded: no login, no password to star)
+    if type(e.text) is not str or e.text != text or not _at_sign(text):
         return e
     spans = _all_password_spans(text) if src is None else []
     if src is not None and text.startswith("//", src.start, src.end):
