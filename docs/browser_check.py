@@ -314,6 +314,7 @@ def check_cells(browser, base, shots):
     i = n // 2
     cell = cells.nth(i)
     pre = cell.locator(".cell_input pre")
+    own = pre.inner_text().strip()
     code = f"mine = resolve({ctx!r}, {partial!r})\nprint('resolved:', mine, 6/3)\nmine"
     type_into(page, pre, code)
     state = page.evaluate("() => [document.activeElement.tagName, [...document.querySelectorAll('input[type=search], input[name=q]')].map(e => e.value).join('')]")
@@ -368,7 +369,28 @@ def check_cells(browser, base, shots):
     if shots:
         cell.scroll_into_view_if_needed(); page.screenshot(path=str(shots / "run_cell.png"))
     check(not errors(log), f"partial_form.html (cells run): no console or page errors {errors(log)[:3]}")
+    _check_kept(page, cells, i, own, code)
     page.close()
+
+
+def _check_kept(page, cells, i, own, code):
+    "The reader's edit of cell `i` survives a reload and a page left and come back to; 'Undo my edits' restores `own`"
+    def state():
+        c = cells.nth(i)
+        return c.locator(".cell_input pre").inner_text().strip(), c.locator(".u1630-edited").is_visible()
+    page.reload(wait_until="load")
+    after_reload = state()
+    page.locator("a.next-page").first.click(); page.wait_for_load_state("load")
+    page.go_back(wait_until="load")
+    after_back = state()
+    cells.nth(i).get_by_role("button", name="Undo my edits").click()
+    after_undo = state()
+    page.reload(wait_until="load")
+    after_undo_reload = state()
+    check(after_reload == (code, True) and after_back == (code, True) and after_undo == (own, False) == after_undo_reload,
+          f"partial_form.html: a typed cell keeps the reader's code over a reload {after_reload[1]} and a page left and come "
+          f"back to {after_back[1]}, said beside it; 'Undo my edits' brings the page's code back {after_undo[0] == own}, "
+          f"also after a reload {after_undo_reload[0] == own}")
 
 
 def check_keys(browser, base, shots):
@@ -495,8 +517,10 @@ def _open_link(ctx, base, stem, shots):
     t0 = time.time()
     link.click()
     try:
-        page.wait_for_url(re.compile(r"/lite/lab/"), timeout=30000)
-        page.wait_for_function("(want) => document.querySelector('.jp-Dialog') || [...document.querySelectorAll('.lm-TabBar-tab.jp-mod-current .lm-TabBar-tabLabel')].some(e => e.textContent.trim() === want)",
+        # JupyterLite's Notebook interface: one document a browser tab, never a workspace of earlier ones
+        page.wait_for_url(re.compile(r"/lite/notebooks/"), timeout=30000)
+        page.wait_for_function("(want) => document.querySelector('.jp-Dialog') || (window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                               " && window.jupyterapp.shell.currentWidget.context && window.jupyterapp.shell.currentWidget.context.path === want)",
                                arg=want, timeout=90000, polling=250)
         dialog = page.locator(".jp-Dialog")
         page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell", timeout=30000)
@@ -515,18 +539,15 @@ def _open_link(ctx, base, stem, shots):
     except Exception as e:
         check(False, f"{name}: 'Open as a notebook' did not open {want} or did not run to the end: {str(e).splitlines()[0]}")
     RUNS.setdefault(stem, {})["total_s"] = round(time.time() - t_page, 1)
-    try:   # the next notebook starts from a clean JupyterLite (no workspace, no stored files); the HTTP cache stays
-        page.evaluate("""async () => { localStorage.clear(); sessionStorage.clear();
-            for (const d of await indexedDB.databases()) await new Promise(r => { const q = indexedDB.deleteDatabase(d.name);
-                q.onsuccess = q.onerror = q.onblocked = r; }); }""")
-    except Exception: pass
+    # nothing is cleared: the next notebook opens in the same browser, as a reader's second one does (its own
+    # notebook, not the one opened before: checked above by its path)
     check(not perr, f"{name} -> JupyterLite: no page errors {perr[:2]}") if perr else None
     page.close()
 
 
 def check_open_links(site, base, shots, workers=2):
     """On every page (docs/nav.py's order: the pages the site links), CLICK "Open as a notebook": that page's own
-    notebook opens in the site's JupyterLite (its name on the tab, no error dialog), and Run All runs every code cell
+    notebook opens in the site's JupyterLite, alone (its Notebook interface, no error dialog), and Run All runs every code cell
     to the end without an error; on the explorer pages the ipywidgets explorer answers.
     The notebooks are shared out over `workers` browsers, each driven from its own thread (one playwright per thread),
     the longest first. Each browser keeps one context, so the runtime (Pyodide, the wheels) comes from its HTTP cache

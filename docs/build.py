@@ -271,7 +271,7 @@ def _live_banner(stem, runnable):
     "Under the title: how to run the page, and the link to the same notebook in JupyterLite"
     links = []
     if LITE.get("built"):
-        links.append(f'<a class="u1630-open-nb" href="lite/lab/index.html?path={lite_name(stem)}">Open as a notebook</a>'
+        links.append(f'<a class="u1630-open-nb" href="lite/notebooks/index.html?path={lite_name(stem)}">Open as a notebook</a>'
                      ' (JupyterLab in your browser, with the ipywidgets explorers)')
     text = ("Code cells marked <b>Run</b> can be edited and run in your browser: Python (Pyodide) loads from this "
             "site on first use, and the cells above the one you run are run first, once." if runnable else "")

@@ -192,9 +192,34 @@
     }
     showOutput(cell, JSON.parse(exec(cellSource(cell))));
   }
+  // ---- a reader's edits are kept in this browser (localStorage), per page and cell: a reload, the next page and
+  // back, or the browser closed and opened again show them; "Undo my edits" brings the page's own code back.
+  // The key holds a digest of the cell's own code, so a page rebuilt with other code there shows its own.
+  function digest(text) { let h = 5381; for (let k = 0; k < text.length; k++) h = (h * 33 + text.charCodeAt(k)) >>> 0; return h.toString(36); }
+  const store = {
+    get(k) { try { return localStorage.getItem(k); } catch (e) { return null; } },
+    set(k, v) { try { if (v === null) localStorage.removeItem(k); else localStorage.setItem(k, v); } catch (e) { /* full, or off */ } },
+  };
+  function keep(cell, pre, index, bar) {
+    const own = pre.innerText, ownHTML = pre.innerHTML;
+    const key = `u1630-edit:${location.pathname}:${index}:${digest(own)}`;
+    const note = document.createElement("span");
+    note.className = "u1630-edited"; note.hidden = true;
+    note.append("Your edit, kept in this browser · ");
+    const undo = document.createElement("button");
+    undo.type = "button"; undo.className = "u1630-undo"; undo.textContent = "Undo my edits";
+    note.appendChild(undo);
+    bar.appendChild(note);
+    const mark = edited => { note.hidden = !edited; if (edited) cell.dataset.edited = "1"; else delete cell.dataset.edited; };
+    const save = () => { const t = pre.innerText; const edited = t !== own; store.set(key, edited ? t : null); mark(edited); };
+    undo.addEventListener("click", () => { pre.innerHTML = ownHTML; store.set(key, null); mark(false); pre.focus(); });
+    const saved = store.get(key);
+    if (saved !== null && saved !== own) { pre.textContent = saved; mark(true); }
+    return save;
+  }
   function cellsOf(page) {
     const cells = [...page.querySelectorAll("div.cell.tag_u1630-run")];
-    for (const cell of cells) {
+    for (const [index, cell] of cells.entries()) {
       const pre = cell.querySelector(".cell_input pre");
       if (!pre) continue;
       pre.contentEditable = "plaintext-only";
@@ -214,13 +239,15 @@
         // turn pages) listen on the document and skip inputs and text areas, not an editable <pre>
         e.stopPropagation();
         if (e.key === "Enter" && (e.shiftKey || e.ctrlKey || e.metaKey)) { e.preventDefault(); b.click(); }
-        else if (e.key === "Tab" && !e.altKey && !e.ctrlKey && !e.metaKey) { e.preventDefault(); indent(pre, e.shiftKey); }
+        else if (e.key === "Tab" && !e.altKey && !e.ctrlKey && !e.metaKey) { e.preventDefault(); indent(pre, e.shiftKey); save(); }
         else if (e.key === "Escape") { e.preventDefault(); b.focus(); }   // leave the cell: Tab moves on from Run
-        else if (e.key === "Enter" && !e.altKey) { e.preventDefault(); insert(pre, "\n"); }   // a "\n", not a <br>
+        else if (e.key === "Enter" && !e.altKey) { e.preventDefault(); insert(pre, "\n"); save(); }   // a "\n", not a <br>
       });
       pre.addEventListener("paste", e => {   // pasted code as plain text, its line breaks "\n"
         e.preventDefault(); insert(pre, (e.clipboardData || window.clipboardData).getData("text/plain").replace(/\r\n?/g, "\n"));
+        save();
       });
+      pre.addEventListener("input", () => save());
       const hint = document.createElement("span");
       hint.className = "u1630-keys";
       hint.innerHTML = "<kbd>Shift</kbd>+<kbd>Enter</kbd> or <kbd>Ctrl</kbd>+<kbd>Enter</kbd> runs · " +
@@ -228,6 +255,7 @@
       bar.appendChild(b);
       bar.appendChild(hint);
       cell.querySelector(".cell_input").after(bar);
+      const save = keep(cell, pre, index, bar);
     }
     for (const cell of page.querySelectorAll("div.cell[class*='tag_u1630-static']")) {
       const why = [...cell.classList].find(c => c.startsWith("tag_u1630-static-"));
