@@ -98,19 +98,42 @@ SIDEWAYS_JS = """() => [...document.querySelectorAll('div.highlight pre')]
     .map(p => p.textContent.split('\\n').reduce((a, b) => b.length > a.length ? b : a, '').slice(0, 120))"""
 
 
+# a word of a table cell (3 to 16 characters between spaces, none a hyphen, dash, slash or '?', where a line may break)
+# set on more than one line: a column too narrow for its words (#27: columns a letter wide)
+BROKEN_WORDS_JS = """() => { const out = [];
+  for (const c of document.querySelectorAll('article td, article th')) {
+    if (!c.offsetParent) continue;
+    const w = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      const re = /\\S+/g; let m;
+      while ((m = re.exec(n.data))) {
+        if (m[0].length < 3 || m[0].length > 16 || /[-\u2013\u2014\\/?]/.test(m[0])) continue;
+        const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top)));
+        if (tops.size > 1) { out.push(m[0]); break; }
+      }
+    }
+  } return out; }"""
+
+
 def check_pages(browser, base, site, shots):
     pages = sorted(p.name for p in site.glob("*.html") if p.name not in ("genindex.html", "search.html", "py-modindex.html"))
     check("index.html" in pages and len(pages) > 5, f"{len(pages)} pages built")
     quotes = sigs = 0
-    sideways = {}
+    sideways, broken = {}, {}
     for width in (1280, 390):
         ctx = browser.new_context(viewport={"width": width, "height": 900})
         for name in pages:
             page = ctx.new_page(); log = watch(page)
             page.goto(f"{base}/{name}", wait_until="load")
             page.wait_for_timeout(50)
+            if page.locator(".u1630-explorer").count():   # its tables too: once Python answers
+                try: page.wait_for_selector(".u1630-explorer.u1630-ready", timeout=90000)
+                except Exception: pass
             sw, cw = page.evaluate(WIDTH_JS)
             ok = not errors(log) and page.locator("h1").count() >= 1 and sw <= cw
+            broken_words = page.evaluate(BROKEN_WORDS_JS)
+            if broken_words: broken[f"{name} @{width}"] = broken_words
             if width == 1280:
                 q = page.locator("blockquote.rfc-quote").count(); s = page.locator("div.signature").count()
                 quotes += q; sigs += s
@@ -131,6 +154,8 @@ def check_pages(browser, base, site, shots):
             + (f"; e.g. {next(iter(sideways))}: {next(iter(sideways.values()))[0]!r}" if n else "") + ")")
     if enforce or not n: check(not n, what)
     else: print(f"  report {what} (URI1630_FORMAT_GATES=report)")
+    check(not broken, f"no word broken over lines inside a table cell, on every page at 1280 and 390 px"
+                      + (f": {len(broken)} pages, e.g. {dict(list(broken.items())[:3])}" if broken else ""))
     check(quotes >= 20, f"RFC quotations styled as quotations: {quotes} in all")
     check(sigs >= 20, f"show_doc signatures: {sigs} in all")
     page = browser.new_page(); log = watch(page)
