@@ -21,9 +21,9 @@ The site is served from --site by a thread of this process on 127.0.0.1; every r
 Bounds asserted are generous (30 s to the first result, 1 s an update): the figures are reported, the goals
 (5 s, 100 ms) are the performance page's business. Exit status 0 if every check passed, 1 otherwise.
 """
-import contextlib, functools, http.server, json, os, re, socket, statistics, sys, threading, time
+import contextlib, functools, html, http.server, json, os, re, socket, statistics, sys, threading, time
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import quote, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs"))
@@ -158,10 +158,30 @@ def check_pages(browser, base, site, shots):
                       + (f": {len(broken)} pages, e.g. {dict(list(broken.items())[:3])}" if broken else ""))
     check(quotes >= 20, f"RFC quotations styled as quotations: {quotes} in all")
     check(sigs >= 20, f"show_doc signatures: {sigs} in all")
-    page = browser.new_page(); log = watch(page)
-    page.goto(f"{base}/search.html?q=fragment", wait_until="load")
-    page.wait_for_selector("ul.search li", timeout=15000)
-    check(page.locator("ul.search li").count() > 0, f"search for 'fragment' finds {page.locator('ul.search li').count()} pages")
+    check_search(browser, base, site)
+
+
+def check_search(browser, base, site):
+    "Searching a page's own title (each page of the navigation, as its h1 says it) lists that page first"
+    import build
+    page = browser.new_page(); watch(page)
+    missed, t0 = [], time.time()
+    stems = nav.order(ROOT / "nbs")
+    for stem in stems:
+        name = build.page_name(stem) + ".html"
+        m = re.search(r"<h1[^>]*>(.*?)<", (site / name).read_text(encoding="utf-8"), re.S)
+        title = html.unescape(m[1]).strip() if m else stem
+        page.goto(f"{base}/search.html?q={quote(title)}", wait_until="load")
+        page.wait_for_function("() => document.querySelector('#search-results p.search-summary')", timeout=20000)
+        hrefs = [h.split("#")[0].split("/")[-1] for h in page.locator("ul.search li > a").evaluate_all("as => as.map(a => a.getAttribute('href'))")]
+        if name not in hrefs[:1]: missed.append(f"{title!r} -> {hrefs[:3]}")
+    check(not missed, f"search: each of the {len(stems)} pages comes first when its own title is searched "
+                      f"({time.time() - t0:.0f} s)" + (f"; not: {missed[:4]}" if missed else ""))
+    page.goto(f"{base}/search.html?q=resolve", wait_until="load")
+    page.wait_for_function("() => document.querySelector('#search-results p.search-summary')", timeout=20000)
+    top = [a.inner_text() for a in page.locator("ul.search li > a").all()][:2]
+    check(set(top) == {"Partial (relative) form", "Relative-resolution explorer"},
+          f"search: 'resolve' lists the partial form page and the resolution explorer first ({top})")
     page.close()
 
 

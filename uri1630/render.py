@@ -265,6 +265,17 @@ def rfc3986_join(
         ) from None
     return s + out[4:] if out.startswith("http:") else out
 
+
+def _urljoin_label(context: str) -> str:
+    "The urljoin row's label; where urllib does not resolve the scheme, that it was read as `http`"
+    s = parse(context).scheme
+    if s is None or (s.lower() in uses_relative and s.lower() in uses_netloc):
+        return "Python <code>urllib.parse.urljoin</code>"
+    return (
+        f"Python <code>urllib.parse.urljoin</code> (with <code>{html.escape(s)}:</code> read as "
+        "<code>http:</code>: urllib resolves no scheme it does not know)"
+    )
+
 # %% ../nbs/24b_render.ipynb #e2a19800
 # RFC 3986 Appendix B: the five components of any string
 _RFC3986_SPLIT = re.compile(
@@ -484,7 +495,7 @@ def resolution_html(
         return _error_html(e, str(e.text))
     result = steps[-1].result
     rows = [("RFC 3986 (§5.2, strict)", "u1630-rfc3986", rfc3986_resolve)]
-    rows.append(("Python <code>urllib.parse.urljoin</code>", "u1630-urljoin", rfc3986_join))
+    rows.append((_urljoin_label(context), "u1630-urljoin", rfc3986_join))
     shown = []
     for label, cls, f in rows:
         try:
@@ -665,7 +676,8 @@ def _browser_parse_html(
         err = b.get("error", "?") if isinstance(b, dict) else "?"
         return f'<div>{label}: <span class="u1630-browser">{html.escape(str(err))}</span></div>'
     ours, theirs = parse(text).scheme, str(b["protocol"]).rstrip(":")
-    flag = "" if ours is None else _SAME if ours == theirs else _DIFFERS
+    # (only the scheme is compared: a browser rewrites the rest, e.g. a host in lower case)
+    flag = "" if ours is None else _SAME_SCHEME if ours == theirs else _OTHER_SCHEME
     if ours is not None and ours != theirs and ours.lower() == theirs:
         flag += (
             ' <span class="u1630-kind">(<code>case-folded</code>: '
@@ -674,9 +686,15 @@ def _browser_parse_html(
     return (
         f'<div>{label}: <code class="u1630-browser">{html.escape(_masked(str(b.get("href", ""))))}'
         "</code>"
-        f"; scheme <code>{html.escape(theirs)}</code>, <code>parse</code>'s "
-        f"<code>{html.escape(str(ours))}</code> {flag}</div>"
+        f"; its scheme <code>{html.escape(theirs)}</code>, the one <code>parse</code> reads "
+        f"<code>{html.escape(str(ours))}</code>: {flag} (only the scheme is compared)</div>"
     )
+
+
+_SAME_SCHEME = '<span class="u1630-same" style="color:#1b5e20">the same</span>'
+_OTHER_SCHEME = (
+    '<span class="u1630-differs" style="color:#b71c1c;font-weight:bold">not the same</span>'
+)
 
 # %% ../nbs/24b_render.ipynb #5d150666
 @_in_proportion("text")
