@@ -139,10 +139,10 @@ def _hide_password(text: str, position: int) -> Tuple[str, int]:
     return "".join(out) + text[last:], moved
 
 
-def _starred_logins(text: str) -> str:
+def _starred_logins(text: str, spans: Optional[list[Tuple[int, int]]] = None) -> str:
     "`text` with the password of each login as that many `*` (positions kept: an error's `.text`)"
     out, last = [], 0
-    for a, b in _all_password_spans(text):
+    for a, b in _all_password_spans(text) if spans is None else spans:
         out += [text[last:a], "*" * (b - a)]
         last = b
     return "".join(out) + text[last:] if out else text
@@ -374,6 +374,37 @@ def _description(
         s += f": {text[lo : pos + 30]!r}"
     return s
 
+# %% ../nbs/00_errors.ipynb #a54a51de
+def _stored(message: Any, text: Any, position: Any) -> Tuple[Any, Any]:
+    "`(message, text)` as an error keeps them: each password masked, none of its characters named"
+    # RFC 1738 §6: the text with as many `*` (positions kept); the message with `***`
+    raw, at = text, position if type(position) is int else -1
+    inside = False
+    if _KNOWN.get():
+        message, text = _mask_known(message), _mask_known(text, star=True)
+        inside = isinstance(text, str) and _in_stars(text, raw, at)
+    if isinstance(text, str) and _at_sign(text):
+        spans = _all_password_spans(text)
+        text = _starred_logins(text, spans)
+        inside = inside or any(a <= at < b for a, b in spans)
+    # an error inside a password: its message named the character found there ("'s' is not
+    # allowed"), which is the password's; it says where and by which rule, not what
+    if inside:
+        message = "a character of the password is not allowed here (the password is not shown)"
+    return message, text
+
+
+def _in_stars(text: str, raw: Any, at: int) -> bool:
+    "Whether index `at` of `text` is in a run of `*` that stands for characters of `raw` (starred)"
+    if not (isinstance(raw, str) and len(raw) == len(text) and 0 <= at < len(text)):
+        return False
+    a, b = at, at
+    while a > 0 and text[a - 1] == "*":
+        a -= 1
+    while b < len(text) and text[b] == "*":
+        b += 1
+    return text[at] == "*" and text[a:b] != raw[a:b]
+
 # %% ../nbs/00_errors.ipynb #8cfafdd4
 class URIError(ValueError):
     "Root of every error uri1630 raises for bad input: `message`, `text`, `position` and `rule`"
@@ -388,13 +419,12 @@ class URIError(ValueError):
         # what a peer sent may be quoted: shown as escapes, whoever built the message
         if isinstance(message, str) and not str.isprintable(message):
             message = _visible(message)
-        # RFC 1738 §6: the passwords a running retrieval knows, in any form: masked where every
-        # message is built (the text with as many `*`: positions kept)
-        if _KNOWN.get():
-            message, text = _mask_known(message), _mask_known(text, star=True)
-        # and each login's password in the text (as many `*`) and the message (`***`) (plain scans)
-        if isinstance(text, str) and ("@" in text or "%4" in text or "%25" in text):
-            text = _starred_logins(text) if _at_sign(text) else text
+        # RFC 1738 §6: the passwords a running retrieval knows, and each login's password: masked
+        # where every message is built (plain scans first: most texts hold no '@')
+        if _KNOWN.get() or (
+            isinstance(text, str) and ("@" in text or "%4" in text or "%25" in text)
+        ):
+            message, text = _stored(message, text, position)
         if isinstance(message, str) and ("@" in message or "%4" in message or "%25" in message):
             message = _masked(message) if _at_sign(message) else message
         self.message, self.text, self.position, self.rule = message, text, position, rule
