@@ -17,7 +17,7 @@ import re
 import stat
 import sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
-from .errors import URIError, Secret, _hide_password, _masked, _need_str, _at_sign
+from .errors import URIError, Secret, _hide_password, _masked, _need_str, _at_sign, _unbroken
 from .errors import _all_password_spans, _mask_text
 from .errors import _login_forms
 from .errors import _visible
@@ -323,8 +323,9 @@ def _json_line(uri: str) -> str:
     g, cls, values = url_record(uri)
     # a `//user:password@` login: the slow way, masked
     if (
-        ("@" in uri or "%" in uri and ("%40" in uri or "%2540" in uri))
-        and _login_like(uri)
+        ("@" in uri or "%" in uri)
+        and _at_sign(uri)
+        and _login_like(_unbroken(uri))  # (as a browser reads it: no TAB, LF, CR)
         and _all_password_spans(uri)
     ):
         return _JSON(_shown(parts(uri)))
@@ -341,16 +342,18 @@ def _shown(d: dict[str, Any]) -> dict[str, Any]:
     d = {**d, **parse(_masked(text))._asdict()}
     # and each password of the text (as a browser reads it too) in every part that holds it
     forms = _login_forms(text)
-    return {
-        k: (
-            "***"
-            if k == "password" and v
-            else _mask_text(v, frozenset(forms))
-            if isinstance(v, str) and _at_sign(v)
-            else v
-        )
-        for k, v in d.items()
-    }
+    masked = frozenset(forms)
+    return {k: "***" if k == "password" and v else _shown_value(v, masked) for k, v in d.items()}
+
+
+def _shown_value(v: Any, forms: frozenset[str]) -> Any:
+    "A part as `parse` shows it: each text in it (a list's or tuple's too) with `forms` masked"
+    if isinstance(v, str):
+        return _mask_text(v, forms) if _at_sign(v) else v
+    if isinstance(v, (list, tuple)):  # decoded segments (`cwd`), field pairs (`field_items`)
+        out = [_shown_value(x, forms) for x in v]
+        return out if isinstance(v, list) else tuple(out)
+    return v
 
 # %% ../nbs/30_cli.ipynb #76f4c94a
 def _cmd_parse(a: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:

@@ -26,10 +26,10 @@ def _login_split(t: str, i: int, j: int) -> Tuple[int, int]:
 
 # where a login starts: after `//` (RFC 1738 §3.1), or after a WHATWG special scheme's colon and
 # any run of '/' and '\' (a browser reads `ftp:/u:pw@h/`, `ftp:\\u:pw@h/` as user `u`, password
-# `pw` and sends it: a message shows neither); a run of 3 or more '/' starts one after its last
-_LOGIN_START = re.compile(
-    r"//+|(?<![A-Za-z0-9+.\-])(?:[Ff][Tt][Pp]|[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?):[/\\]*"
-)
+# `pw` and sends it: a message shows neither); a run of 3 or more '/' starts one after its last.
+# Wherever such a name stands, after a letter or digit too (a gopher selector `1ftp:/u:pw@h`,
+# `sftp:`): a login masked that no reader takes for one costs a few `*`; one missed, a password
+_LOGIN_START = re.compile(r"//+|(?:[Ff][Tt][Pp]|[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?):[/\\]*")
 
 
 def _password_spans(text: str) -> list[Tuple[int, int]]:
@@ -52,6 +52,15 @@ def _password_spans(text: str) -> list[Tuple[int, int]]:
         m = _LOGIN_START.search(text, max(j, i))
     return out
 
+# %% ../nbs/00_errors.ipynb #c43562e1
+# WHATWG URL: a browser removes every TAB, LF and CR of a URL before it reads it
+_BREAKS = str.maketrans("", "", "\t\n\r")
+
+
+def _unbroken(t: str) -> str:
+    "`t` without TAB, LF and CR, as a browser reads a URL"
+    return t.translate(_BREAKS)
+
 # %% ../nbs/00_errors.ipynb #4c1766a5
 # a login written encoded (a URL in a query, `urlencode`d, once or more: `%2540`; `//v:pw%40w`)
 # is read too: the escapes of '@', ':' and '/' decoded, each reading a pass (linear), positions
@@ -67,7 +76,13 @@ _COLON_AT = re.compile(":[^/:]*@")  # a ':' then an '@', no '/' between (runs: l
 
 def _at_sign(t: str) -> bool:
     "Whether `t` holds an '@', written or encoded (once or more: `%2540`): a login may stand in it"
-    return "@" in t or "%40" in t or "%2540" in t  # (`%252540` holds `%2540`: plain scans)
+    # (`%252540` holds `%2540`: plain scans); a browser drops TAB, LF, CR first: `%4<TAB>0` is `%40`
+    return (
+        "@" in t
+        or "%40" in t
+        or "%2540" in t
+        or ("%" in t and ("\t" in t or "\n" in t or "\r" in t) and _at_sign(_unbroken(t)))
+    )
 
 
 def _read_as(text: str, esc: "re.Pattern[str]") -> Tuple[str, list[int], list[int]]:
@@ -100,6 +115,10 @@ def _merged(spans: list[Tuple[int, int]]) -> list[Tuple[int, int]]:
 
 def _all_password_spans(text: str) -> list[Tuple[int, int]]:
     "The password of every login in `text`, read as written and with `@`, `:`, `/` encoded"
+    if "\t" in text or "\n" in text or "\r" in text:  # read as a browser reads it, then mapped back
+        kept = [i for i, ch in enumerate(text) if ch not in "\t\n\r"]
+        found = _all_password_spans("".join(text[i] for i in kept))
+        return _merged([(kept[a], kept[b - 1] + 1) for a, b in found if b > a])
     # (a password stands between a ':' and an '@' with no '/' between: none, nothing to read)
     spans = _password_spans(text) if "@" in text and _COLON_AT.search(text) else []
     # (a reading only where an escape it decodes stands, and an '@' written or encoded; two
@@ -221,10 +240,21 @@ _AFTER_OCTET = re.compile(r"(?<=[^ -~])[ -~]+")
 
 def _secret_forms(clear: str, written: Optional[str] = None) -> list[str]:
     "The forms a message may show `clear` in: decoded, written, %-escaped, bytes repr, escaped"
-    raw = unquote_to_bytes(written) if written else clear.encode("latin-1", "replace")
+    # (a lone surrogate, which UTF-8 cannot encode strictly, is encoded as it stands: no error)
+    sp = "surrogatepass"
+    raw = (
+        unquote_to_bytes(written.encode("utf-8", sp))
+        if written
+        else clear.encode("latin-1", "replace")
+    )
     forms = {clear, written or clear, _visible(clear), raw.decode("latin-1"), repr(raw)[2:-1]}
-    forms |= {repr(clear)[1:-1], quote(clear, safe=""), quote(clear, safe="").lower()}
-    forms |= {quote_plus(clear, safe=""), clear.upper(), clear.lower()}  # a form's, a shouting echo
+    q = quote(clear, safe="", errors=sp)
+    forms |= {repr(clear)[1:-1], q, q.lower()}
+    forms |= {
+        quote_plus(clear, safe="", errors=sp),
+        clear.upper(),
+        clear.lower(),
+    }  # a shouting echo
     forms |= {f.replace("\\", "\\\\") for f in list(forms)}  # a repr of a repr: doubled
     # what follows an octet a peer may show in yet another way (not printable ASCII): the printable
     # run after it (the next such octet ends it: a peer's form differs there anyway), for the first
@@ -421,11 +451,9 @@ class URIError(ValueError):
             message = _visible(message)
         # RFC 1738 §6: the passwords a running retrieval knows, and each login's password: masked
         # where every message is built (plain scans first: most texts hold no '@')
-        if _KNOWN.get() or (
-            isinstance(text, str) and ("@" in text or "%4" in text or "%25" in text)
-        ):
+        if _KNOWN.get() or (isinstance(text, str) and ("@" in text or "%" in text)):
             message, text = _stored(message, text, position)
-        if isinstance(message, str) and ("@" in message or "%4" in message or "%25" in message):
+        if isinstance(message, str) and ("@" in message or "%" in message):
             message = _masked(message) if _at_sign(message) else message
         self.message, self.text, self.position, self.rule = message, text, position, rule
         super().__init__(message)

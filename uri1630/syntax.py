@@ -8,7 +8,7 @@ __all__ = ['URI', 'parse', 'is_absolute', 'segments']
 # %% ../nbs/03_uri_syntax.ipynb #aadfe9d1
 from string import ascii_letters
 from typing import Any, NamedTuple, Optional
-from .errors import _need_str, URISyntaxError, _masked
+from .errors import _need_str, URISyntaxError, _masked, _at_sign
 
 # %% ../nbs/03_uri_syntax.ipynb #31aa7ab5
 # RFC 1630: fragmentaddress  uri [ # fragmentid ];  uri  scheme : path [ ? search ]
@@ -24,7 +24,8 @@ def _shown_parts(u: Any) -> tuple[Optional[str], ...]:
     "The parts of the `URI` `u` with a login's password as `***`: its whole text masked, then split"
     # (a password may hold a '?', which splits path and search)
     s, start = str(u), 0 if u.scheme is None else len(u.scheme) + 1
-    return (u.scheme, *_resplit(_masked(s)[start:])) if "@" in s else tuple(u)
+    # (an '@' written or encoded: `%40`, a URL `urlencode`d in the search)
+    return (u.scheme, *_resplit(_masked(s)[start:])) if _at_sign(s) else tuple(u)
 
 # %% ../nbs/03_uri_syntax.ipynb #8ce6b1a6
 class URI(NamedTuple):
