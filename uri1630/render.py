@@ -421,23 +421,27 @@ def _runs_html(context: str, used: Any) -> str:
     # the run the slash rule used is in orange
     out, pos = [], 0
     # RFC 1738 §6: a password (never holding a '/') is `***` in the run of text it lies in
-    spans = _all_password_spans(context)
-    hide = {a: b for a, b in spans}
+    spans, k = _all_password_spans(context), 0
     for s, n in slash_runs(context):
-        out.append(html.escape(_cut(context, pos, s, hide)))
+        piece, k = _cut(context, pos, s, spans, k)
+        out.append(html.escape(piece))
         style = _USED_STYLE if used and used[0] == s else _RUN_STYLE
         title = f"run of {n} at offset {s}"
         out.append(f'<span class="u1630-run" style="{style}" title="{title}">{"/" * n}</span>')
         pos = s + n
-    out.append(html.escape(_cut(context, pos, len(context), hide)))
+    out.append(html.escape(_cut(context, pos, len(context), spans, k)[0]))
     return "".join(out)
 
 
-def _cut(t: str, i: int, j: int, hide: dict[int, int]) -> str:
-    "`t[i:j]`, each password span `a: b` of `hide` in it as `***`"
-    for a in sorted(a for a in hide if i <= a < j):
-        return t[i:a] + "***" + _cut(t, hide[a], j, hide)
-    return t[i:j]
+def _cut(t: str, i: int, j: int, spans: list[tuple[int, int]], k: int) -> tuple[str, int]:
+    "`t[i:j]`, each password span of `spans` (sorted; the `k`th the first left) as `***`; next `k`"
+    # one pass over the spans for all the pieces: linear (each span is read once)
+    out = []
+    while k < len(spans) and spans[k][0] < j:
+        a, b = spans[k]
+        out += [t[i : max(i, a)], "***"]
+        i, k = max(i, min(b, j)), k + 1
+    return "".join(out) + t[i:j], k
 
 # %% ../nbs/24b_render.ipynb #67d4f2bb
 # RFC 1630 p. 10: the steps of resolve_steps, rendered

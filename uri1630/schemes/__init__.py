@@ -101,9 +101,10 @@ class Source(NamedTuple):
 def _source_repr(src: Source) -> str:
     "`Source.__repr__`: its fields, a password in `text` or `url` shown as `***` (RFC 1738 §6)"
     text, url = _masked(src.text), _masked(src.url)
+    frag = _masked(src.fragment) if isinstance(src.fragment, str) else src.fragment
     return (
         f"Source(text={text!r}, scheme={src.scheme!r}, start={src.start!r}, "
-        f"end={src.end!r}, fragment={src.fragment!r}, url={url!r}, rfc={src.rfc!r})"
+        f"end={src.end!r}, fragment={frag!r}, url={url!r}, rfc={src.rfc!r})"
     )
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
 if TYPE_CHECKING:
     from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError, _bounded, _know, _password_spans
+from ..errors import URIError, URISyntaxError, _bounded, _know, _all_password_spans
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA
 from ..grammar import RFC1738_UNRESERVED, RFC1738_HSEGMENT_EXTRA
 from . import IPURL, SchemeURL, Source, parse_login, parse_url
@@ -244,7 +244,8 @@ def _retrieve_http(u: HttpURL, o: "RetrievalOptions") -> bytes:
             return body
         loc = headers.get("location")
         sent = ServerText(loc).raw if loc else ""
-        for a, b in _password_spans(sent):  # RFC 1738 §6: masked in every message, however cut
+        # RFC 1738 §6: masked in every message, however cut (written, or `urlencode`d: `%40`)
+        for a, b in _all_password_spans(sent):
             _know(sent[a:b])
         if not (300 <= status < 400 and loc and o.redirects > 0):
             break
