@@ -27,9 +27,12 @@ def _login_split(t: str, i: int, j: int) -> Tuple[int, int]:
 # where a login starts: after `//` (RFC 1738 §3.1), or after a WHATWG special scheme's colon and
 # any run of '/' and '\' (a browser reads `ftp:/u:pw@h/`, `ftp:\\u:pw@h/` as user `u`, password
 # `pw` and sends it: a message shows neither); a run of 3 or more '/' starts one after its last.
-# Wherever such a name stands, after a letter or digit too (a gopher selector `1ftp:/u:pw@h`,
-# `sftp:`): a login masked that no reader takes for one costs a few `*`; one missed, a password
-_LOGIN_START = re.compile(r"//+|(?:[Ff][Tt][Pp]|[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?):[/\\]*")
+# Such a name starts a word, or follows one character after a '/' (a gopher selector after its
+# type: `/1ftp:/u:pw@h`); not inside a name (`news:` holds `ws:`)
+_LOGIN_START = re.compile(
+    r"//+|(?:(?<![A-Za-z0-9+.\-])|(?<=/.))"
+    r"(?:[Ff][Tt][Pp]|[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?):[/\\]*"
+)
 
 
 def _password_spans(text: str) -> list[Tuple[int, int]]:
@@ -101,6 +104,29 @@ def _back(i: int, marks: list[int], saved: list[int]) -> int:
     k = bisect_left(marks, i)
     return i + (saved[k - 1] if k else 0)
 
+# %% ../nbs/00_errors.ipynb #823bb164
+def _encoded_spans(text: str) -> list[Tuple[int, int]]:
+    "The passwords of the logins of `text` read with the escapes of `@`, `:`, `/` decoded"
+    # (two readings that decode alike are read once; only `%40`s: the three readings are one)
+    spans: list[Tuple[int, int]] = []
+    seen = set()
+    for esc in _READINGS if _OTHER.search(text) else _READINGS[:1]:
+        d, marks, saved = _read_as(text, esc)
+        # (a password stands between a ':' and an '@' with no '/' between: none, nothing to read)
+        if d in seen or not marks or "@" not in d or not _COLON_AT.search(d):
+            continue
+        seen.add(d)
+        for a, b in _password_spans(d):
+            spans.append((_back(a, marks, saved), _back(b, marks, saved)))
+    return spans
+
+
+def _spans_unbroken(text: str) -> list[Tuple[int, int]]:
+    "`_all_password_spans` of `text` read without its TAB, LF and CR, as spans of `text`"
+    kept = [i for i, ch in enumerate(text) if ch not in "\t\n\r"]
+    found = _all_password_spans("".join(text[i] for i in kept))
+    return _merged([(kept[a], kept[b - 1] + 1) for a, b in found if b > a])
+
 # %% ../nbs/00_errors.ipynb #336715ac
 def _merged(spans: list[Tuple[int, int]]) -> list[Tuple[int, int]]:
     "`spans`, sorted, each run of overlapping or touching ones as one"
@@ -116,24 +142,12 @@ def _merged(spans: list[Tuple[int, int]]) -> list[Tuple[int, int]]:
 def _all_password_spans(text: str) -> list[Tuple[int, int]]:
     "The password of every login in `text`, read as written and with `@`, `:`, `/` encoded"
     if "\t" in text or "\n" in text or "\r" in text:  # read as a browser reads it, then mapped back
-        kept = [i for i, ch in enumerate(text) if ch not in "\t\n\r"]
-        found = _all_password_spans("".join(text[i] for i in kept))
-        return _merged([(kept[a], kept[b - 1] + 1) for a, b in found if b > a])
+        return _spans_unbroken(text)
     # (a password stands between a ':' and an '@' with no '/' between: none, nothing to read)
     spans = _password_spans(text) if "@" in text and _COLON_AT.search(text) else []
-    # (a reading only where an escape it decodes stands, and an '@' written or encoded; two
-    # readings that decode alike are read once)
-    seen = set()
-    enc = "%" in text and _at_sign(text) and _READINGS[2].search(text)
-    # (only `%40`s: the three readings are one)
-    for esc in (_READINGS if _OTHER.search(text) else _READINGS[:1]) if enc else ():
-        d, marks, saved = _read_as(text, esc)
-        # (a password stands between a ':' and an '@' with no '/' between: none, nothing to read)
-        if d in seen or not marks or "@" not in d or not _COLON_AT.search(d):
-            continue
-        seen.add(d)
-        for a, b in _password_spans(d):
-            spans.append((_back(a, marks, saved), _back(b, marks, saved)))
+    # (a reading only where an escape it decodes stands, and an '@' written or encoded)
+    if "%" in text and _at_sign(text) and _READINGS[2].search(text):
+        spans += _encoded_spans(text)
     return _merged(spans)
 
 # %% ../nbs/00_errors.ipynb #b994dc8e
