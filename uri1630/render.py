@@ -683,9 +683,11 @@ def _browser_parse_html(
     # (only the scheme is compared: a browser rewrites the rest, e.g. a host in lower case)
     flag = "" if ours is None else _SAME_SCHEME if ours == theirs else _OTHER_SCHEME
     if ours is not None and ours != theirs and ours.lower() == theirs:
-        flag += (
-            ' <span class="u1630-kind">(<code>case-folded</code>: '
-            "parse keeps the scheme as written)</span>"
+        # RFC 1738 §2.1: "programs interpreting URLs should treat upper case letters as equivalent
+        # to lower case in scheme names": the same scheme, written otherwise
+        flag = _SAME_SCHEME + (
+            ' <span class="u1630-kind">(<code>case-folded</code>: upper and lower case are one '
+            "in a scheme name, RFC 1738 §2.1; parse keeps it as written)</span>"
         )
     return (
         f'<div>{label}: <code class="u1630-browser">{html.escape(_masked(str(b.get("href", ""))))}'
