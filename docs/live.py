@@ -59,7 +59,11 @@ def fetch_pyodide() -> Path:
 HELPER = r'''
 import ast, contextlib, io, json, linecache, sys, traceback
 import uri1630, uri1630.render as _R
-_U1630_NS = {"__name__": "__main__"}
+import types as _u1630_types
+# the cells run in a module of their own that is `__main__` (a class a cell defines pickles, as in a notebook);
+# this helper keeps its own globals, so a cell's names never shadow the runner's
+_U1630_MAIN = sys.modules["__main__"] = _u1630_types.ModuleType("__main__")
+_U1630_NS = _U1630_MAIN.__dict__
 _U1630_SHOWN = []
 try: import IPython.display
 except ImportError:   # what the notebooks use of IPython.display, for the page: display() shows under the cell
@@ -142,7 +146,7 @@ def assets(static: Path) -> dict:
     pkg = json.loads((runtime / "package.json").read_text())
     lock = json.loads((runtime / "pyodide-lock.json").read_text())
     manifest = {"version": uri1630.__version__, "pyodide": pkg["version"], "python": lock["info"]["python"],
-                "fastcore": fc, "helper": HELPER,
+                "fastcore": fc, "helper": HELPER + _IN_PAGE_HYPOTHESIS,
                 "archives": [{"file": wheels[0].name, "format": "wheel"}, {"file": "fastcore.zip", "format": "zip"}]}
     (live / "manifest.json").write_text(json.dumps(manifest, indent=1))
     return manifest
@@ -380,6 +384,8 @@ if _sys.platform == "emscripten" and "hypothesis" not in _sys.modules:
     _h.example = lambda *a, **k: (lambda f: f)
     _h.HealthCheck = _Strategies("HealthCheck")
     _sys.modules["hypothesis"] = _h"""
+# the page's runner stands in for hypothesis as JupyterLite's kernel does: a property test says it is skipped
+_IN_PAGE_HYPOTHESIS = "\nimport sys as _sys, types as _types\n" + LITE_HYPOTHESIS + "\n"
 LITE_SKIP = {   # live.static_reason's kinds (and the build's skip flags): what the cell needs that a browser lacks
     "network": "needs sockets (servers, the network)", "subprocess": "starts a process",
     "dask": "needs dask (not in the browser)", "timing": "timings and plots (measured by the build)",
