@@ -54,11 +54,11 @@ def _search_scorer():
     import nav
     from build import page_name
     order = [page_name(n) for n in nav.order(DOCS.parent / "nbs")]
-    # a page whose own title holds a searched word (its first five letters: "resolve" finds "Relative-resolution
-    # explorer", "fragment" "Fragment-id") comes before pages that only mention it (#27: "fragment" ranked it third)
+    # a page whose own title holds a searched word ("fragment": "Fragment-id") comes before pages that only
+    # mention it (#27: "fragment" ranked it third)
     js = ("var Scorer = {\n  order: %s,\n"
-          "  words: (new URLSearchParams(location.search).get('q') || '').toLowerCase().split(/\\s+/).filter(w => w.length > 2).map(w => w.slice(0, 5)),\n"
-          "  own: r => !r[2] && Scorer.words.some(w => r[1].toLowerCase().split(/[^a-z0-9]+/).some(t => t.startsWith(w))),\n"
+          "  words: (new URLSearchParams(location.search).get('q') || '').toLowerCase().split(/\\s+/).filter(w => w.length > 2),\n"
+          "  own: r => !r[2] && Scorer.words.some(w => r[1].toLowerCase().split(/[^a-z0-9]+/).includes(w)),\n"
           "  score: r => { const i = Scorer.order.indexOf(r[0]); return r[4] + (Scorer.own(r) ? 20 : 0) + (i < 0 ? 0 : (Scorer.order.length - i) / (Scorer.order.length + 1)); },\n"
           "  objNameMatch: 11, objPartialMatch: 6, objPrio: {0: 15, 1: 5, 2: -5}, objPrioDefault: 0,\n"
           "  title: 15, partialTitle: 7, term: 5, partialTerm: 2,\n};\n") % json.dumps(order)
