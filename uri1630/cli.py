@@ -17,6 +17,7 @@ import re
 import stat
 import sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
+from urllib.parse import unquote
 from .errors import URIError, Secret, _hide_password, _masked, _need_str, _at_sign, _unbroken
 from .errors import _all_password_spans, _mask_text
 from .errors import _login_forms
@@ -312,9 +313,13 @@ def _login_like(uri: str) -> bool:
     # plain scans, for every line of `parse -`: a `%40` in a path (`node_modules/%40scope`) is none
     if "@" in uri:
         return True
-    k = uri.find("%40")
-    k = uri.find("%2540") if k < 0 else k
-    return k >= 0 and ("3A" in uri or "3a" in uri or ":" in uri[uri.rfind("/", 0, k) + 1 : k])
+    # any encoded '@' after a ':' with no '/' between (not only the first: `/a%40b/?n=ftp:...%40h`)
+    return ("%40" in uri or "%2540" in uri) and (
+        "3A" in uri or "3a" in uri or _COLON_AT_ENCODED.search(uri) is not None
+    )
+
+
+_COLON_AT_ENCODED = re.compile(":[^/:]*%(?:25)*40")  # runs between ':'s: linear
 
 # %% ../nbs/30_cli.ipynb #55892b9e
 def _json_line(uri: str) -> str:
@@ -341,7 +346,8 @@ def _shown(d: dict[str, Any]) -> dict[str, Any]:
         return d
     d = {**d, **parse(_masked(text))._asdict()}
     # and each password of the text (as a browser reads it too) in every part that holds it
-    forms = _login_forms(text)
+    # (and read decoded: a segment of `cwd` is shown decoded, `u%253Ax%3Apw%40h` as `u%3Ax:pw@h`)
+    forms = _login_forms(text, unquote(text, "latin-1")) if "%" in text else _login_forms(text)
     masked = frozenset(forms)
     return {k: "***" if k == "password" and v else _shown_value(v, masked) for k, v in d.items()}
 

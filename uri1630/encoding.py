@@ -11,7 +11,7 @@ import re
 from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn, Optional, Union, Iterable
 from .errors import URIError, URISyntaxError, URIEncodingError, _need_str, _bounded
-from .errors import _password_spans, _login_split, _same
+from .errors import _password_spans, _login_split, _same, _all_password_spans, _at_sign
 from functools import lru_cache
 from .grammar import ALPHA, DIGIT, SAFE, EXTRA, HEX, NATIONAL, PUNCTUATION
 from .grammar import RFC1738_RESERVED, RFC1738_SAFE, RFC1738_EXTRA, ESCAPE_RE, _HEX2
@@ -1056,10 +1056,24 @@ def _first_diff(x: str, y: str) -> tuple[str, str, int]:
     return (tx[len(ty)] if len(tx) > len(ty) else ""), (ty[len(tx)] if len(ty) > len(tx) else ""), i
 
 # %% ../nbs/06_encoding.ipynb #2d0a7ef2
-def _in_password(x: str, y: str, i: int) -> bool:
-    "Whether offset `i` of `x` or `y` falls in the password of a `//user:password@` login"
-    # RFC 1738 §6: a password is never quoted
-    return any(a <= i <= b for t in (x, y) for a, b in _password_spans(t))
+def _part_at(u: URI, part: str) -> int:
+    "Where part `part` of `u` starts in `str(u)`"
+    at = 0 if u.scheme is None or part == "scheme" else len(u.scheme) + 1
+    if part in ("scheme", "path"):
+        return at
+    at += len(u.path) + 1
+    return at if part == "search" or u.search is None else at + len(u.search) + 1
+
+
+def _in_password(part: str, i: int, *whole: URI) -> bool:
+    "Whether offset `i` of part `part` falls in a password of a login in any of the `whole` URIs"
+    # RFC 1738 §6: a password is never quoted; read in the whole text, as written or encoded (a
+    # password may hold a '?', which splits path and search: `ftp://u:a?b@h/`)
+    for u in whole:
+        t = str(u)
+        if _at_sign(t) and any(a <= _part_at(u, part) + i <= b for a, b in _all_password_spans(t)):
+            return True
+    return False
 
 # %% ../nbs/06_encoding.ipynb #de1410b6
 def _absent_reason(part: str, present: Optional[str]) -> Reason:
@@ -1073,7 +1087,7 @@ def _absent_reason(part: str, present: Optional[str]) -> Reason:
     return Reason(part, "absent", f"the {part} is present in one URI only")
 
 # %% ../nbs/06_encoding.ipynb #f4d7e0e8
-def _equal_reason(part: str, ra: str, rb: str) -> Reason:
+def _equal_reason(part: str, ra: str, rb: str, *whole: URI) -> Reason:
     "Why raw parts that differ but share a canonical form are equal: the scheme's case, or encoding"
     a, b, i = _first_diff(ra, rb)
     if part == "scheme":
@@ -1082,7 +1096,7 @@ def _equal_reason(part: str, ra: str, rb: str) -> Reason:
             "case",
             f"scheme names differ only in case ({ra!r} vs {rb!r}); RFC 1738: case-insensitive",
         )
-    if _in_password(ra, rb, i):
+    if _in_password(part, i, *whole):
         return Reason(
             part,
             "encoding",
@@ -1096,10 +1110,10 @@ def _equal_reason(part: str, ra: str, rb: str) -> Reason:
     )
 
 # %% ../nbs/06_encoding.ipynb #ff6ad37e
-def _differ_reason(part: str, ca: str, cb: str) -> Reason:
+def _differ_reason(part: str, ca: str, cb: str, *whole: URI) -> Reason:
     "Why parts whose canonical forms `ca`, `cb` differ are different: a reserved character, or not"
     a, b, i = _first_diff(ca, cb)
-    if _in_password(ca, cb, i):
+    if _in_password(part, i, *whole):
         return Reason(part, "different", f"the {part}s differ inside the password (not shown)")
     if a and b and _tokval(a) == _tokval(b):
         c = _tokval(a)
@@ -1113,7 +1127,13 @@ def _differ_reason(part: str, ca: str, cb: str) -> Reason:
 
 # %% ../nbs/06_encoding.ipynb #904acac9
 def _part_reason(
-    part: str, ra: Optional[str], rb: Optional[str], ca: Optional[str], cb: Optional[str]
+    part: str,
+    ra: Optional[str],
+    rb: Optional[str],
+    ca: Optional[str],
+    cb: Optional[str],
+    raw: tuple[URI, ...] = (),  # the whole URIs the raw parts are of (a password is read there)
+    canon: tuple[URI, ...] = (),  # and the canonical ones
 ) -> Optional[Reason]:
     "Why raw parts `ra`, `rb` (canonical `ca`, `cb`) differ, or None"
     if ra == rb:
@@ -1121,8 +1141,8 @@ def _part_reason(
     if ra is None or rb is None:
         return _absent_reason(part, ra if ra is not None else rb)
     if ca == cb:
-        return _equal_reason(part, ra, rb)
-    return _differ_reason(part, ca or "", cb or "")  # both present here: ra and rb are
+        return _equal_reason(part, ra, rb, *raw)
+    return _differ_reason(part, ca or "", cb or "", *canon)  # both present here: ra and rb are
 
 # %% ../nbs/06_encoding.ipynb #c4c42e10
 _SITE_WHY = {
@@ -1188,5 +1208,5 @@ def compare(
     if site and ca.path == cb.path:
         ra, rb = ra._replace(path=ca.path), rb._replace(path=cb.path)
     parts = zip(URI._fields, ra, rb, ca, cb)
-    reasons = site + tuple(r for r in (_part_reason(*p) for p in parts) if r)
+    reasons = site + tuple(r for r in (_part_reason(*p, (ra, rb), (ca, cb)) for p in parts) if r)
     return Comparison(all(r.kind in _EQUAL_KINDS for r in reasons), reasons)

@@ -28,23 +28,33 @@ def _login_split(t: str, i: int, j: int) -> Tuple[int, int]:
 # any run of '/' and '\' (a browser reads `ftp:/u:pw@h/`, `ftp:\\u:pw@h/` as user `u`, password
 # `pw` and sends it: a message shows neither); a run of 3 or more '/' starts one after its last.
 # Such a name starts a word, or follows one character after a '/' (a gopher selector after its
-# type: `/1ftp:/u:pw@h`); not inside a name (`news:` holds `ws:`)
+# type: `/1ftp:/u:pw@h`, its type escaped too: `/%31ftp:/u:pw@h`); not inside a name (`news:`
+# holds `ws:`)
 _LOGIN_START = re.compile(
-    r"//+|(?:(?<![A-Za-z0-9+.\-])|(?<=/.))"
+    r"//+|(?:(?<![A-Za-z0-9+.\-])|(?<=/.)|(?<=/%[0-9A-Fa-f]{2}))"
     r"(?:[Ff][Tt][Pp]|[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?):[/\\]*"
 )
 
+# %% ../nbs/00_errors.ipynb #cf9c4522
+def _through_breaks(
+    text: str, spans_of: Callable[[str], list[Tuple[int, int]]]
+) -> list[Tuple[int, int]]:
+    "`spans_of` the text without its TAB, LF and CR (as a browser reads it), as spans of `text`"
+    kept = [i for i, ch in enumerate(text) if ch not in "\t\n\r"]
+    found = spans_of("".join(text[i] for i in kept))
+    return [(kept[a], kept[b - 1] + 1) for a, b in found if b > a]
 
-def _password_spans(text: str) -> list[Tuple[int, int]]:
+
+def _password_spans(
+    text: str,
+    start: "re.Pattern[str]" = _LOGIN_START,  # where a login starts
+) -> list[Tuple[int, int]]:
     "The `(start, end)` of the password of every `//user:password@` login in `text`"
     # split as `parse_login` splits one (the login read to the first '/'); one pass: linear
     if "\t" in text or "\n" in text or "\r" in text:  # a browser (and urllib) drops them first
-        kept = [i for i, ch in enumerate(text) if ch not in "\t\n\r"]
-        return [
-            (kept[a], kept[b - 1] + 1) for a, b in _password_spans("".join(text[i] for i in kept))
-        ]
+        return _through_breaks(text, lambda t: _password_spans(t, start))
     out: list[Tuple[int, int]] = []
-    m = _LOGIN_START.search(text)
+    m = start.search(text)
     while m is not None:
         i = m.end()
         j = text.find("/", i)
@@ -52,7 +62,7 @@ def _password_spans(text: str) -> list[Tuple[int, int]]:
         at, c = _login_split(text, i, j)
         if c >= 0 and c + 1 < at:
             out.append((c + 1, at))
-        m = _LOGIN_START.search(text, max(j, i))
+        m = start.search(text, max(j, i))
     return out
 
 # %% ../nbs/00_errors.ipynb #c43562e1
@@ -72,6 +82,8 @@ _READINGS = tuple(
     re.compile(f"%(?:25)*(?:{x})") for x in ("40|2[Ff]", "40|3[Aa]", "40|3[Aa]|2[Ff]")
 )
 _DECODED = {"40": "@", "2f": "/", "3a": ":"}
+# where a login starts in a reading that keeps '/' encoded: an encoded `//` too
+_ENCODED_START = re.compile(r"(?:%(?:25)*2[Ff]){2,}|" + _LOGIN_START.pattern)
 
 _OTHER = re.compile("%(?:25)*(?:3[Aa]|2[Ff])")  # a ':' or '/' encoded
 _COLON_AT = re.compile(":[^/:]*@")  # a ':' then an '@', no '/' between (runs: linear)
@@ -116,16 +128,16 @@ def _encoded_spans(text: str) -> list[Tuple[int, int]]:
         if d in seen or not marks or "@" not in d or not _COLON_AT.search(d):
             continue
         seen.add(d)
-        for a, b in _password_spans(d):
+        # a reading that keeps `/` encoded starts a login at an encoded `//` too (a password holds
+        # `%2F`, as RFC 1738 asks, in a login `urlencode`d again: `%2F%2Fu%3Apw%252Fx%40h`)
+        for a, b in _password_spans(d, _LOGIN_START if "2[Ff]" in esc.pattern else _ENCODED_START):
             spans.append((_back(a, marks, saved), _back(b, marks, saved)))
     return spans
 
 
 def _spans_unbroken(text: str) -> list[Tuple[int, int]]:
     "`_all_password_spans` of `text` read without its TAB, LF and CR, as spans of `text`"
-    kept = [i for i, ch in enumerate(text) if ch not in "\t\n\r"]
-    found = _all_password_spans("".join(text[i] for i in kept))
-    return _merged([(kept[a], kept[b - 1] + 1) for a, b in found if b > a])
+    return _merged(_through_breaks(text, _all_password_spans))
 
 # %% ../nbs/00_errors.ipynb #336715ac
 def _merged(spans: list[Tuple[int, int]]) -> list[Tuple[int, int]]:
@@ -184,6 +196,15 @@ def _starred_logins(text: str, spans: Optional[list[Tuple[int, int]]] = None) ->
 def _masked(text: str) -> str:
     "`text` with every password of a `//user:password@` login shown as `***`"
     return _hide_password(text, 0)[0]
+
+# %% ../nbs/00_errors.ipynb #067b1437
+def _cut(text: Any, n: int, star: bool = False) -> Any:
+    "The first `n` characters of `text` for a message, each password masked before the cut"
+    # RFC 1738 §6: cut first, a login's '@' may fall beyond the cut, and what is left reads as no
+    # login; `star`: as many `*` (an error's `.text`: its positions kept)
+    if isinstance(text, str) and _at_sign(text):
+        text = _starred_logins(text) if star else _masked(text)
+    return text[:n]
 
 # %% ../nbs/00_errors.ipynb #a3c8bf77
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
@@ -247,7 +268,8 @@ def _visible(text: str) -> str:
 
 # %% ../nbs/00_errors.ipynb #01a6dced
 # RFC 1738 §6: the passwords the running retrieval knows, in every form a message may show them
-_KNOWN: ContextVar[Optional[list[str]]] = ContextVar("uri1630_secrets", default=None)
+# (a dict: its keys, in the order they came, each looked up in constant time)
+_KNOWN: ContextVar[Optional[dict[str, None]]] = ContextVar("uri1630_secrets", default=None)
 # a run of printable ASCII after an octet that is not
 _AFTER_OCTET = re.compile(r"(?<=[^ -~])[ -~]+")
 
@@ -294,13 +316,14 @@ def _know(clear: object, written: Optional[str] = None) -> None:
     "Register a password in the running retrieval's context (nothing outside one)"
     known = _KNOWN.get()
     if known is not None and isinstance(clear, str) and clear:
-        known.extend(f for f in _secret_forms(clear, written) if f not in known)
+        # each form once: a Location of many logins registers each in constant time (linear)
+        known.update(dict.fromkeys(_secret_forms(clear, written)))
 
 
 @contextmanager
 def _knowing() -> Iterator[None]:
     "A context in which `_know` registers passwords (an inner one sees the outer's)"
-    token = _KNOWN.set(list(_KNOWN.get() or ()))
+    token = _KNOWN.set(dict(_KNOWN.get() or {}))
     try:
         yield
     finally:
@@ -399,7 +422,9 @@ def _mask_known(text: Any, star: bool = False) -> Any:
     "`text` with every form of the running retrieval's passwords masked (not a `str`: as is)"
     known = _KNOWN.get()
     # a retrieval's passwords of 2 or 3 characters too: what it knows is a password
-    return _mask_forms(text, known, star, least=2) if known and isinstance(text, str) else text
+    return (
+        _mask_forms(text, tuple(known), star, least=2) if known and isinstance(text, str) else text
+    )
 
 # %% ../nbs/00_errors.ipynb #80a8cabb
 def _description(

@@ -44,4 +44,12 @@ def decode_search(
 ) -> List[str]:
     "The words of `search`: split at each `+` (a space), then unescaped (`%2B`: a real plus sign)"
     search = _need_str(search, "search")
-    return [] if search == "" else [unescape(w, encoding) for w in search.split("+")]
+    out, at = [], 0
+    for w in search.split("+") if search else ():
+        try:
+            out.append(unescape(w, encoding))
+        except URIError as e:  # said of the whole search: a password may hold a '+' (RFC 1738 §6)
+            where = None if e.position is None else at + e.position
+            raise type(e)(e.message, search, where, e.rule) from None
+        at += len(w) + 1
+    return out

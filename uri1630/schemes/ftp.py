@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 if TYPE_CHECKING:
     from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError, Secret, _bounded, _need_str
+from ..errors import URIError, URISyntaxError, Secret, _bounded, _cut, _need_str
 from ..errors import _know, _knowing, _mask_forms
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from ..grammar import RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
@@ -180,7 +180,7 @@ def _ftp_reply(c: "_Conn", command: str) -> tuple[int, str]:
     m = _REPLY_RE.match(line)
     code = _bounded(m[1], 999) if m else None  # `\d{3}`: three digits
     if m is None or code is None:
-        c.fail(f"malformed FTP reply {line[:80]!r} to {command}", command=command)
+        c.fail(f"malformed FTP reply {_cut(line, 80)!r} to {command}", command=command)
     # at most 4 KiB of it kept: it only goes into messages
     text = bytearray(line[4:].strip())
     while m[2] == b"-":

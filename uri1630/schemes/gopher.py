@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any, Optional, cast
 if TYPE_CHECKING:
     from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
 import codecs
-from ..errors import URIError, URISyntaxError, URIEncodingError, _bounded, _masked, _need_str
+from uri1630.errors import (
+    URIError,
+    URISyntaxError,
+    URIEncodingError,
+    _bounded,
+    _cut,
+    _masked,
+    _need_str,
+)
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from ..grammar import RFC1738_SAFE, RFC1738_EXTRA, RFC1738_RESERVED
 from . import IPURL, Source, parse_login, parse_url, URL_CHARS
@@ -280,7 +288,7 @@ def _item_fields(item: "MenuItem") -> None:
         if bad is not None:
             why = "(RFC 1436: no TAB, CR, LF; RFC 1738: one octet per character)"
             msg = f"the item's {what} holds {s[bad]!r}: a gopher request cannot send it {why}"
-            raise URIError(msg, s[:200], bad, "gopher-menu")
+            raise URIError(msg, _cut(s, 200, star=True), bad, "gopher-menu")
     if len(item.gtype) != 1:
         raise URIError(
             f"an item's type is one character, not {item.gtype[:20]!r}",
@@ -321,7 +329,7 @@ def _item_url(item: "MenuItem") -> str:
         == (item.host, item.port, item.gtype, item.selector, None)
     ):
         raise URIError(
-            f"the URL {url[:200]!r} would not name the item's host {item.host[:80]!r}",
+            f"the URL {_cut(url, 200)!r} would not name the item's host {item.host[:80]!r}",
             url[:400],
             len("gopher://"),
             "host",
@@ -339,12 +347,15 @@ def _menu_item(line: str, n: int, hosts: dict[str, str]) -> Optional[MenuItem]:
         f += [""] * (3 - len(f)) + ["0"]
     if len(f) < 4:
         raise URIError(
-            f"malformed gopher menu line {n}: {line[:80]!r}", line[:200], None, "gopher-menu"
+            f"malformed gopher menu line {n}: {_cut(line, 80)!r}",
+            _cut(line, 200, star=True),
+            None,
+            "gopher-menu",
         )
     port = _bounded(f[3], 65535)
     if port is None:
-        msg = f"malformed port in gopher menu line {n} (a port is 0-65535): {line[:80]!r}"
-        raise URIError(msg, line[:200], None, "gopher-menu")
+        msg = f"malformed port in gopher menu line {n} (a port is 0-65535): {_cut(line, 80)!r}"
+        raise URIError(msg, _cut(line, 200, star=True), None, "gopher-menu")
     # a few hosts shared, not one string per distinct host kept: constant state per item
     if len(hosts) >= 64:
         hosts.clear()
@@ -403,13 +414,13 @@ def _gopher_plus_body(c: "_Conn", command: str) -> bytes:
 
     head = c.readline("the Gopher+ reply header")
     if not head.endswith(b"\n"):
-        c.fail(f"malformed Gopher+ reply header {head[:80]!r}", command=command)
+        c.fail(f"malformed Gopher+ reply header {_cut(head, 80)!r}", command=command)
     h = head.strip()
     if h.startswith(b"-"):
         why = ServerText((h + b" " + c.read_to_end("the error")).strip()[:200])
         c.fail(f"Gopher+ server error: {why}", command=command)
     if not h.startswith(b"+") or not re.fullmatch(rb"\+(-1|-2|\d+)", h):
-        c.fail(f"malformed Gopher+ reply header {h[:80]!r}", command=command)
+        c.fail(f"malformed Gopher+ reply header {_cut(h, 80)!r}", command=command)
     if h == b"+-1":
         return undot(c.read_to_end("the Gopher+ data"))
     if h == b"+-2":

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
 if TYPE_CHECKING:
     from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError, _bounded, _know, _all_password_spans
+from ..errors import URIError, URISyntaxError, _bounded, _cut, _know, _all_password_spans
 from ..grammar import ALPHA, DIGIT, HEX, SAFE_URL, EXTRA
 from ..grammar import RFC1738_UNRESERVED, RFC1738_HSEGMENT_EXTRA
 from . import IPURL, SchemeURL, Source, parse_login, parse_url
@@ -153,7 +153,7 @@ def _status_line(c: "_Conn", command: str) -> tuple[int, bytes]:
     m = _STATUS_RE.match(line)
     status = _bounded(m[3], 999) if m else None  # `\d{3}`: three digits
     if m is None or status is None:
-        c.fail(f"malformed HTTP status line {line[:80]!r}", command=command)
+        c.fail(f"malformed HTTP status line {_cut(line, 80)!r}", command=command)
     return status, m[4] or b""
 
 # %% ../../nbs/10_http.ipynb #7b5a39b0
@@ -169,7 +169,7 @@ def _http_head(c: "_Conn", command: str) -> tuple[int, str, dict[str, str]]:
         name, sep, raw = h.partition(b":")
         well_formed = h.endswith(b"\n") and sep and name and name == name.strip()
         if not well_formed or len(headers) > 200:
-            c.fail(f"malformed HTTP header line {h[:80]!r}", status, command)
+            c.fail(f"malformed HTTP header line {_cut(h, 80)!r}", status, command)
         key, value = name.decode("latin-1").lower(), ServerText(raw.strip())
         # RFC 7230 §3.3.2: differing values (in one header or several) are an error
         if key == "content-length":
@@ -255,11 +255,11 @@ def _retrieve_http(u: HttpURL, o: "RetrievalOptions") -> bytes:
         except RetrievalError:
             raise
         except URIError as e:  # the server chose this URL: its faults are the server's
-            why = f"the redirect target {loc[:80]!r} cannot be followed: {e.message}"
+            why = f"the redirect target {_cut(loc, 80)!r} cannot be followed: {e.message}"
             o.fail(f"HTTP {status} {reason}: {why}", "http", status, command)
         nxt = cast(HttpURL, nxt)  # `_redirect_target` gives http URLs only
         u, o = nxt, o._replace(url=nxt.text, redirects=o.redirects - 1)
-    more = f" to {loc[:200]}" if loc and 300 <= status < 400 else ""
+    more = f" to {_cut(loc, 200)}" if loc and 300 <= status < 400 else ""
     o.fail(f"HTTP {status} {reason}{more}", "http", status, command)
 
 # %% ../../nbs/10_http.ipynb #ba0bef5d
@@ -278,13 +278,23 @@ def _redirect_target(
     elif loc[:5].lower() == "http:":
         url = loc
     else:
-        why = f"not following the redirect to {loc[:200]!r}"
-        raise URIError(why + " (only http: URLs, //host and absolute paths)", loc[:200], 0, "http")
+        why = f"not following the redirect to {_cut(loc, 200)!r}"
+        raise URIError(
+            why + " (only http: URLs, //host and absolute paths)",
+            _cut(loc, 200, star=True),
+            0,
+            "http",
+        )
     t = parse_url(url)  # a URLError if it names no http object at all
     # belt and braces: a path keeps the host
     path_only = loc.startswith("/") and not loc.startswith("//")
     if path_only and (getattr(t, "host", None), getattr(t, "port", None)) != (u.host, u.port):
-        raise URIError(f"the redirect {loc[:200]!r} would change the host", loc[:200], 0, "http")
+        raise URIError(
+            f"the redirect {_cut(loc, 200)!r} would change the host",
+            _cut(loc, 200, star=True),
+            0,
+            "http",
+        )
     return url
 
 # %% ../../nbs/10_http.ipynb #0490d0fd
