@@ -98,11 +98,31 @@ SIDEWAYS_JS = """() => [...document.querySelectorAll('div.highlight pre')]
     .map(p => p.textContent.split('\\n').reduce((a, b) => b.length > a.length ? b : a, '').slice(0, 120))"""
 
 
+# a word of a table cell's prose (3 to 16 characters between spaces, none a hyphen, dash, slash or '?', where a line may
+# break; code and links may break anywhere) set on more than one line: a column too narrow for its words (#27: columns
+# a letter wide)
+BROKEN_WORDS_JS = """() => { const out = [];
+  for (const c of document.querySelectorAll('article td, article th')) {
+    if (!c.offsetParent) continue;
+    const w = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      if (n.parentElement.closest('code, a, pre')) continue;
+      const re = /\\S+/g; let m;
+      while ((m = re.exec(n.data))) {
+        if (m[0].length < 3 || m[0].length > 16 || /[-\u2013\u2014\\/?]/.test(m[0])) continue;
+        const r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top)));
+        if (tops.size > 1) { out.push(m[0]); break; }
+      }
+    }
+  } return out; }"""
+
+
 def check_pages(browser, base, site, shots):
     pages = sorted(p.name for p in site.glob("*.html") if p.name not in ("genindex.html", "search.html", "py-modindex.html"))
     check("index.html" in pages and len(pages) > 5, f"{len(pages)} pages built")
     quotes = sigs = 0
-    sideways = {}
+    sideways, broken = {}, {}
     for width in (1280, 390):
         ctx = browser.new_context(viewport={"width": width, "height": 900})
         for name in pages:
@@ -111,6 +131,8 @@ def check_pages(browser, base, site, shots):
             page.wait_for_timeout(50)
             sw, cw = page.evaluate(WIDTH_JS)
             ok = not errors(log) and page.locator("h1").count() >= 1 and sw <= cw
+            broken_words = page.evaluate(BROKEN_WORDS_JS)
+            if broken_words: broken[f"{name} @{width}"] = broken_words
             if width == 1280:
                 q = page.locator("blockquote.rfc-quote").count(); s = page.locator("div.signature").count()
                 quotes += q; sigs += s
@@ -131,6 +153,8 @@ def check_pages(browser, base, site, shots):
             + (f"; e.g. {next(iter(sideways))}: {next(iter(sideways.values()))[0]!r}" if n else "") + ")")
     if enforce or not n: check(not n, what)
     else: print(f"  report {what} (URI1630_FORMAT_GATES=report)")
+    check(not broken, f"no word of a table cell's prose broken over lines, on every page at 1280 and 390 px"
+                      + (f": {len(broken)} pages, e.g. {dict(list(broken.items())[:3])}" if broken else ""))
     check(quotes >= 20, f"RFC quotations styled as quotations: {quotes} in all")
     check(sigs >= 20, f"show_doc signatures: {sigs} in all")
     check_search(browser, base, site)
@@ -382,6 +406,14 @@ def check_cells(browser, base, shots):
           and sizes[0] == sizes[1], f"partial_form.html: a SyntaxError shows the cell's line and the error only, in the outputs' "
           f"font size ({sizes[0]} / {sizes[1]}): {tb.splitlines()[:1]} ... {tb.strip().splitlines()[-1:]}")
     if shots: bad.scroll_into_view_if_needed(); page.screenshot(path=str(shots / "run_cell_error.png"))
+    md = cells.nth(i + 3)   # a value with `_repr_markdown_` shows as a notebook shows it: a table, not its markdown
+    type_into(page, md.locator(".cell_input pre"), 'from uri1630 import parse\nparse("http://u:pw@h/a?b")')
+    md.get_by_role("button", name="Run").click()
+    page.wait_for_function("(c) => c.querySelector('.u1630-run-out') && !c.querySelector('button.u1630-run').disabled",
+                           arg=md.element_handle(), timeout=30000)
+    shown = md.locator(".u1630-run-out").inner_text()
+    check(md.locator(".u1630-run-out table td code").count() >= 3 and "|---|" not in shown and "pw" not in shown,
+          f"partial_form.html: parse()'s markdown after Run is a table (no '|---|'), its password masked: {shown[:60]!r}")
     page.locator("body").click(position={"x": 5, "y": 300})   # outside the cells the theme's shortcut still works
     page.keyboard.press("/")
     focus = page.evaluate("() => document.activeElement.tagName + ':' + (document.activeElement.getAttribute('name') || document.activeElement.type || '')")
@@ -391,6 +423,41 @@ def check_cells(browser, base, shots):
     check(not errors(log), f"partial_form.html (cells run): no console or page errors {errors(log)[:3]}")
     _check_kept(page, cells, i, own, code)
     page.close()
+
+
+def check_run_cells(browser, base, site):
+    """On every page with Run cells, run them all as a reader does with the last one's Run (the cells above it run
+    first, once, with the code the page runs unseen): every cell ran, and none raised. The page decides which cells
+    run as JupyterLite does (docs/live.py `browser_plan`); the others say in one line why they stay static."""
+    only = [n for n in os.environ.get("URI1630_CELL_PAGES", "").split(",") if n]   # for work on this check
+    import build
+    pages = [f"{build.page_name(n)}.html" for n in nav.order(ROOT / "nbs")]
+    pages = [p for p in pages if (site / p).exists() and (not only or p[:-5] in only)]
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    total = ran = 0; bad = {}
+    t0 = time.time()
+    for name in pages:
+        page = ctx.new_page(); log = watch(page)
+        page.goto(f"{base}/{name}", wait_until="load")
+        cells = page.locator("div.cell.tag_u1630-run"); n = cells.count()
+        if not n: page.close(); continue
+        last = cells.nth(n - 1)
+        last.get_by_role("button", name="Run").click()
+        try:
+            page.wait_for_function("(c) => c.dataset.runs && !c.querySelector('button.u1630-run').disabled",
+                                   arg=last.element_handle(), timeout=240000)
+        except Exception as e:
+            bad[name] = [f"did not finish: {str(e).splitlines()[0][:80]}"]; page.close(); continue
+        runs, errs = page.evaluate("""() => [[...document.querySelectorAll('div.cell.tag_u1630-run')].filter(c => c.dataset.runs).length,
+            [...document.querySelectorAll('.u1630-run-error')].map(e => e.textContent.trim().split('\\n').pop().slice(0, 120))]""")
+        total += n; ran += runs
+        if errs or runs != n or errors(log): bad[name] = errs[:3] + ([f"{n - runs} cells did not run"] if runs != n else []) + errors(log)[:2]
+        page.close()
+    ctx.close()
+    for name, why in bad.items(): check(False, f"{name}: its Run cells raised or stopped: {why}")
+    check(total > 500 and not bad, f"every page's Run cells run clean: {ran}/{total} cells ran on {len(pages)} pages, "
+          f"{len(bad)} pages with an error, in {time.time() - t0:.0f} s")
+    FIGURES["run_cells"] = {"cells": total, "ran": ran, "pages_with_errors": len(bad), "s": round(time.time() - t0)}
 
 
 def _check_kept(page, cells, i, own, code):
@@ -671,6 +738,10 @@ def main(argv):
             print("== 'Open as a notebook', clicked on every page"); check_open_links(site, base, shots)
             if "--json" in argv: Path(argv[argv.index("--json") + 1]).write_text(json.dumps(FIGURES, indent=1))
             return 1 if FAILURES else 0
+        if "--cells-only" in argv:   # every page's Run cells alone (URI1630_CELL_PAGES: a few pages)
+            print("== every page's Run cells"); check_run_cells(browser, base, site); browser.close()
+            print(f"== browser checks: {len(FAILURES)} failed, in {time.time() - t0:.0f}s")
+            return 1 if FAILURES else 0
         if "--explorers-only" in argv:   # the live explorers alone (a quick check while working on them)
             print("== live explorers"); check_explorers(browser, base, shots); browser.close()
             print(f"== browser checks: {len(FAILURES)} failed, in {time.time() - t0:.0f}s")
@@ -681,6 +752,7 @@ def main(argv):
         print("== live explorers"); check_explorers(browser, base, shots)
         print("== code cells"); check_cells(browser, base, shots)
         print("== keys in code cells"); check_keys(browser, base, shots)
+        print("== every page's Run cells"); check_run_cells(browser, base, site)
         browser.close()
         print("== 'Open as a notebook', clicked on every page"); check_open_links(site, base, shots)
     check(not OFFSITE, f"requests that left 127.0.0.1 (aborted): {len(OFFSITE)} {sorted(set(OFFSITE))[:5]}")

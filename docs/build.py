@@ -176,6 +176,7 @@ def fixup(proc, parts):
         nb = json.loads(p.read_text())
         nb["metadata"].pop("widgets", None)   # widget views became live explorers: no widget JavaScript on the site
         cells, runnable, lead = [], False, []
+        plan = _page_plan(nb["cells"])
         for c in nb["cells"]:
             src = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
             if c["cell_type"] == "raw":
@@ -191,7 +192,9 @@ def fixup(proc, parts):
             if c["cell_type"] == "code":
                 d = _directives(src) | set(c.get("metadata", {}).pop("u1630_directives", []))
                 if "nbdev_export()" in src: continue
-                if d & {"#|hide", "#|include:false"}: continue
+                if d & {"#|hide", "#|include:false"}:   # not shown; what it defines, the page defines before what follows
+                    if plan.get(id(c), "") is None and (live._names(src) or [()])[0]: cells.append(_hidden_cell(c, len(cells)))
+                    continue
                 tags = c.setdefault("metadata", {}).setdefault("tags", [])
                 if "#|echo:false" in d: tags.append("remove-input")
                 if "#|output:false" in d: tags.append("remove-output")
@@ -203,10 +206,12 @@ def fixup(proc, parts):
                     if p.stem.endswith("_explorer") and not lead:   # an explorer page opens with its explorer
                         tags.append("remove-input"); lead.append(c); c["source"] = src; continue
                 if d & set(SKIP_FLAGS): tags.append("static")   # not run by the build (slow, notest, eval: false)
-                if "remove-input" not in tags and src:
-                    why = live.static_reason(src, tags)
+                why = plan.get(id(c), "")
+                if "remove-input" not in tags and src:   # live.browser_plan decides, as it does for JupyterLite
                     tags.append("u1630-run" if why is None else f"u1630-static-{why}".rstrip("-"))
                     runnable |= why is None
+                elif why is None and (live._names(src) or [()])[0]:   # its output shown, what it defines run unseen
+                    cells.append(_hidden_cell(c, len(cells)))
                 for o in c.get("outputs", []):
                     data = o.get("data", {})
                     if "text/markdown" in data:
@@ -231,7 +236,10 @@ def fixup(proc, parts):
         if runnable:
             for c in cells:
                 if c.get("id") == "u1630-banner": c.update(_live_banner(p.stem, runnable=True))
-            cells.append(_prelude(p.stem))
+            code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+            data = [n for n in _beside() if n in code]
+            if data: cells.insert(0, _hidden_data(data))
+        else: cells = [c for c in cells if not c.get("id", "").startswith("u1630-hidden")]
         nb["cells"] = cells
         p.unlink()
         (proc / (page_name(p.stem) + ".ipynb")).write_text(json.dumps(nb, indent=1))
@@ -253,8 +261,9 @@ def _rfc_text_first(cells):
     quote = next((i for i, c in enumerate(cells) if c["cell_type"] == "markdown" and re.search(r"^>", c["source"], re.M)), None)
     if quote is None: return cells
     code = [c for c in cells[:quote] if c["cell_type"] == "code"]
-    moved = [c for c in code if _imports_only(c["source"])]
-    if not moved or len(moved) < len(code): return cells   # other code before the quote may need them: left as is
+    moved = [c for c in cells[:quote] if (c["cell_type"] == "code" and _imports_only(c["source"]))
+             or c.get("id", "").startswith("u1630-hidden")]   # the hidden cells move with them, in order
+    if not moved or len([c for c in moved if c["cell_type"] == "code"]) < len(code): return cells   # left as is
     rest = [c for c in cells if not any(c is m for m in moved)]
     quote = next(i for i, c in enumerate(rest) if c["cell_type"] == "markdown" and re.search(r"^>", c["source"], re.M))
     at = next((i for i in range(quote + 1, len(rest)) if rest[i]["cell_type"] == "code"), quote + 1)
@@ -314,17 +323,38 @@ def lite_name(stem):
     return f"{stem}.ipynb"
 
 
-def _prelude(stem):
-    "The imports of the notebook's hidden cells (its setup), run before the page's first cell; nbdev's own are left out"
-    nb = json.loads((ROOT / "nbs" / f"{stem}.ipynb").read_text())
-    lines = []
-    for c in nb["cells"]:
-        src = "".join(c["source"])
-        if c["cell_type"] != "code" or not {"#|hide"} & _directives(src) or "nbdev_export()" in src: continue
-        lines += [l for l in src.splitlines() if re.match(r"(from|import)\s", l) and not re.search(r"\bnbdev\b|IPython", l)]
-    body = "\n".join(dict.fromkeys(lines))
-    return {"cell_type": "markdown", "id": "u1630-prelude", "metadata": {},
-            "source": f'<script type="text/x-python" class="u1630-prelude">\n{body}\n</script>\n'}
+def _page_plan(nbcells):
+    """{id(cell): why it stays static, or None: it runs} for the notebook's code cells, by `live.browser_plan` over all
+    of them in order (hidden ones too), as JupyterLite decides, and ipywidgets static (the page runs explorers as forms)"""
+    code = []
+    for c in nbcells:
+        if c["cell_type"] != "code": continue
+        src = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+        src = "\n".join(c.get("metadata", {}).get("u1630_directives", []) + [src])
+        if live._lite_source(src) is not None: code.append((c, live._lite_source(src)))
+    plan = live.browser_plan([(src, c.get("metadata", {}).get("tags", [])) for c, src in code], page=True)
+    return {id(c): why for (c, _), why in zip(code, plan)}
+
+
+def _hidden_script(src, k):
+    if re.search(r"</script", src, re.I): sys.exit(f"[docs] a hidden cell holds '</script': {src[:80]!r}")
+    return {"cell_type": "markdown", "id": f"u1630-hidden-{k}", "metadata": {},
+            "source": f'<script type="text/x-python" class="u1630-hidden">\n{src}\n</script>\n'}
+
+
+def _hidden_cell(c, k):
+    """A code cell the page does not show (`#|hide`, `#|echo: false`), as a script the page's runner runs in its place
+    before the cells after it (nbdev's own lines out)"""
+    src = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+    src = live._lite_source(src) or ""
+    return _hidden_script("\n".join(l for l in src.splitlines() if not l.lstrip().startswith("#|")), k)
+
+
+def _hidden_data(names):
+    "The data files of nbs/ the page's code reads beside itself, written into the page's Python first"
+    src = "from pathlib import Path as _Path\n" + "\n".join(
+        f"_Path({n!r}).write_text({t!r}, encoding='utf-8')" for n, t in _beside().items() if n in names)
+    return _hidden_script(src, "data")
 
 
 def _doc_host():

@@ -9,7 +9,8 @@
 - `explorer_html(expr)`: a widget explorer cell's output as live HTML: labelled form controls (disabled until
   Python is ready) and the static snapshot the renderer computed at build time (what a reader without
   JavaScript sees).
-- `static_reason(src)`: why a code cell cannot run in a page (network, subprocess, dask, timing, ...), or None.
+- `browser_plan(cells, page)`: why each code cell cannot run in a browser (network, subprocess, dask, timing, what a
+  skipped cell above defines, ...), or None; one decision for the page's Run cells and for JupyterLite.
 """
 import base64, hashlib, html, json, os, re, shutil, subprocess, sys, tarfile, tempfile, zipfile
 from pathlib import Path
@@ -74,16 +75,33 @@ except ImportError:   # what the notebooks use of IPython.display, for the page:
         def _repr_markdown_(self): return self.data
     class HTML(_Shown):
         def _repr_html_(self): return self.data
+    class SVG(_Shown):
+        def _repr_svg_(self): return self.data
     def display(*objs, **kw): _U1630_SHOWN.extend(objs)
     _ip, _ipd = types.ModuleType("IPython"), types.ModuleType("IPython.display")
-    _ipd.Markdown, _ipd.HTML, _ipd.display, _ip.display = Markdown, HTML, display, _ipd
+    _ipd.Markdown, _ipd.HTML, _ipd.SVG, _ipd.display, _ip.display = Markdown, HTML, SVG, display, _ipd
     sys.modules["IPython"], sys.modules["IPython.display"] = _ip, _ipd
+# nbdev does not run in a browser: its show_doc, reduced to the signature and the docstring (as in JupyterLite)
+def _u1630_show_doc(sym, *args, **kwargs):
+    import inspect
+    try: sig = str(inspect.signature(sym))
+    except (TypeError, ValueError): sig = ""
+    name = getattr(sym, "__qualname__", getattr(sym, "__name__", repr(sym)))
+    return sys.modules["IPython.display"].Markdown(f"`{name}{sig}`\n\n{inspect.getdoc(sym) or ''}")
+if "nbdev" not in sys.modules:
+    sys.modules["nbdev"] = _u1630_types.ModuleType("nbdev")
+    sys.modules["nbdev.showdoc"] = _u1630_types.ModuleType("nbdev.showdoc")
+    sys.modules["nbdev.showdoc"].show_doc = _u1630_show_doc
+    sys.modules["nbdev.showdoc"].__all__ = ["show_doc"]
 def _u1630_shown(r):
     h, m = getattr(r, "_repr_html_", None), getattr(r, "_repr_markdown_", None)
     x = h() if callable(h) and not isinstance(r, type) else None
     if x is not None: return {"html": x}
+    v = getattr(r, "_repr_svg_", None)
+    x = v() if callable(v) and not isinstance(r, type) else None
+    if x is not None: return {"html": x}
     x = m() if callable(m) and not isinstance(r, type) else None
-    return {"text": x if x is not None else repr(r)}
+    return {"markdown": x} if x is not None else {"text": repr(r)}
 def _u1630_explore(kind, args):
     "An explorer's HTML: the renderer the ipywidgets explorer wraps, with the form's values"
     f = {"encoding": _R.level_html, "resolution": _R.resolution_html, "parse": _R.parse_html}[kind]
@@ -216,17 +234,6 @@ def explorer_html(expr: str) -> str:
 
 
 # ------------------------------------------------------------------ cells that stay static
-STATIC_RULES = [   # (reason, pattern on the cell's source); the first that matches wins
-    ("widgets", r"Explorer\(|ipywidgets|\bW\.\w+\(|interact\("),
-    ("subprocess", r"\bsubprocess\b|sys\.executable|^\s*[!%]|\bmain\(\[|\bcli\b|Popen"),
-    ("network", r"\bretrieve\w*\(|urlopen|\bsocket\b|serve\w*\(|http\.server|ftplib|smtplib|nntplib|telnetlib|"
-                r"Server\b|\bfetch\w*\(|\bconnect\(|localhost|127\.0\.0\.1"),
-    ("dask", r"\bdask\b|distributed|\bClient\("),
-    ("timing", r"timeit|perf_counter|process_time|\bbench\w*|matplotlib|plt\."),
-    ("files", r"\.\./tests|Path\(|\bopen\(|glob\("),
-]
-
-
 def _code_only(src: str) -> str:
     "The cell's source without its comments (a comment naming 127.0.0.1 does not make a cell need the network)"
     import io, tokenize
@@ -234,15 +241,6 @@ def _code_only(src: str) -> str:
         toks = [t for t in tokenize.generate_tokens(io.StringIO(src).readline) if t.type != tokenize.COMMENT]
         return tokenize.untokenize(toks)
     except (tokenize.TokenError, IndentationError, SyntaxError): return src
-
-
-def static_reason(src: str, tags=()):
-    "Why a code cell stays static in the page (None: it can run there). A cell tag `static` forces it."
-    if "static" in tags: return ""
-    code = _code_only(src)
-    for why, pat in STATIC_RULES:
-        if re.search(pat, code, re.M): return why
-    return None
 
 
 # ------------------------------------------------------------------ JupyterLite ("Open as a notebook")
@@ -386,11 +384,12 @@ if _sys.platform == "emscripten" and "hypothesis" not in _sys.modules:
     _sys.modules["hypothesis"] = _h"""
 # the page's runner stands in for hypothesis as JupyterLite's kernel does: a property test says it is skipped
 _IN_PAGE_HYPOTHESIS = "\nimport sys as _sys, types as _types\n" + LITE_HYPOTHESIS + "\n"
-LITE_SKIP = {   # live.static_reason's kinds (and the build's skip flags): what the cell needs that a browser lacks
+LITE_SKIP = {   # browser_plan's kinds (and the build's skip flags): what the cell needs that a browser lacks
     "network": "needs sockets (servers, the network)", "subprocess": "starts a process",
     "dask": "needs dask (not in the browser)", "timing": "timings and plots (measured by the build)",
     "files": "reads the repository's files", "": "needs what a browser lacks", "skip": "not run by the notebook's tests",
-    "above": "uses what a cell skipped above defines",
+    "above": "uses what a cell skipped above defines", "widgets": "shows ipywidgets",
+    "threads": "starts threads (a browser's Python has none)",
 }
 
 
@@ -399,6 +398,7 @@ LITE_RULES = [   # (kind, pattern on the cell's code, comments left out): what a
     ("network", r"\b(?:Misbehaving|Recorder|BlackHoles|StubResolver)\(|\bS\.\w+\(|\bsocket\.(?:socket|create_\w+)\(|"
                 r"\bretrieve\w*\(|urlopen|http\.server|ftplib|smtplib|nntplib|\b_(?:Conn|Socket|Wire|open|connect)\("),
     ("subprocess", r"\bsubprocess\b|sys\.executable|Popen|\bmain\(\[|^\s*!|^\s*%(?!%browser_skip)"),
+    ("threads", r"\bthreading\.Thread\(|\bThread\(|ThreadPoolExecutor|ProcessPoolExecutor|start_new_thread"),
     ("dask", r"\bdask\b|\bdistributed\b|\bClient\("),
     ("timing", r"timeit|perf_counter|matplotlib|plt\.|\bbench\b|\bbench\."),
     ("files", r"['\"/]\.\./(?:tests|docs|shared|nbs)\b|\"\.\./(?:tests|docs|shared)|Path\.cwd\(\)|\bROOT\b"),
@@ -414,12 +414,57 @@ def _defines_only(src: str) -> bool:
                               ast.AnnAssign)) for n in body)
 
 
-def lite_skip(src: str, tags=(), whole=False):
-    "Why a notebook cell is skipped in JupyterLite (a LITE_SKIP key), or None: it runs there (`whole`: its functions too)"
+PAGE_RULES = [   # what the page's runner lacks beyond a browser's Python: ipywidgets (the explorers run as live forms),
+    # and the notebooks beside this one (JupyterLite has them as its contents)
+    ("widgets", r"Explorer\(|ipywidgets|\bW\.\w+\(|\binteract\("),
+    ("files", r"\bPath\(\s*['\"]\.{1,2}/?['\"]\s*\)"),
+]
+
+
+def lite_skip(src: str, tags=(), whole=False, page=False):
+    """Why a notebook cell is skipped in JupyterLite (a LITE_SKIP key), or None: it runs there (`whole`: its functions
+    too; `page`: in the page's own runner, which has no ipywidgets)"""
     if _directives_of(src) & {"#|eval:false", "#|notest", "#|slow"}: return "skip"
     if "static" in tags: return ""
     code = _code_only(src) if whole else _run_now(src)
-    return next((why for why, pat in LITE_RULES if re.search(pat, code, re.M)), None)
+    rules = LITE_RULES + PAGE_RULES if page else LITE_RULES
+    return next((why for why, pat in rules if re.search(pat, code, re.M)), None)
+
+
+def browser_plan(cells, page=False) -> list:
+    """Why each code cell (`cells`: [(source, tags)], in the notebook's order) cannot run in a browser, or None: it
+    runs. One decision for JupyterLite (`page=False`) and the page's Run cells (`page=True`): a cell that reads what a
+    skipped cell defines is skipped ("above"), and so is one that calls a function whose body needs what is missing"""
+    plan, skipped, tainted = [], set(), {}   # the names only skipped cells define; functions that need them
+    for src, tags in cells:
+        why = lite_skip(src, tags, page=page)
+        names = _names(src)
+        now = _names(_run_now(src)) if why is None and names and _defines_only(src) else None
+        if now and now[1] & (skipped | set(tainted)):   # what it runs now (a table, a default) reads what is missing
+            why = "above"
+        elif why is None and names and _defines_only(src):
+            # it runs (it only defines); a function whose body needs what a browser lacks, or calls one that
+            # does, taints its name: a cell that calls it is skipped
+            if names[1] & (skipped | set(tainted)) or lite_skip(src, (), whole=True, page=page):
+                import ast   # the functions and classes it defines (not a table that names them)
+                for n in ast.parse(src).body:
+                    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): tainted[n.name] = "above"
+            else:
+                for n in names[0]: tainted.pop(n, None)
+        elif why is None and names and names[1] & (skipped | set(tainted)):   # reads what a skipped cell defines
+            why = "above"
+        if names and why is not None: skipped |= names[0]
+        elif names: skipped -= names[0]
+        plan.append(why)
+    return plan
+
+
+def _lite_source(src):
+    "A code cell's source for a browser: nbdev's export lines out; None when nothing (but directives) is left"
+    if "nbdev_export()" in src: return None
+    src = "\n".join(l for l in src.splitlines() if not re.search(r"^\s*import nbdev\b|\bnbdev_export\(", l))
+    if not src.strip() or all(l.lstrip().startswith("#|") for l in src.splitlines() if l.strip()): return None
+    return src
 
 
 def _run_now(src: str) -> str:
@@ -473,31 +518,16 @@ def lite_notebook(nb: dict, beside: dict | None = None) -> dict:
     `beside` ({file name: text}): the data files of nbs/ it reads beside itself, written there by the first cell when
     the browser's file system lacks them (as it does without a service worker)"""
     nb = json.loads(json.dumps(nb))
-    cells, skipped, tainted = [], set(), {}   # the names only cells skipped in the browser define; functions that need them
+    cells = []
     for c in nb["cells"]:
-        src = "".join(c["source"])
         if c["cell_type"] == "code":
-            if "nbdev_export()" in src: continue
-            src = "\n".join(l for l in src.splitlines() if not re.search(r"^\s*import nbdev\b|\bnbdev_export\(", l))
-            if not src.strip() or all(l.lstrip().startswith("#|") for l in src.splitlines() if l.strip()): continue
-            why = lite_skip(src, c.get("metadata", {}).get("tags", []))
-            names = _names(src)
-            if why is None and names and _defines_only(src):
-                # it runs (it only defines); a function whose body needs what a browser lacks, or calls one that
-                # does, taints its name: a cell that calls it is skipped
-                if names[1] & (skipped | set(tainted)) or lite_skip(src, (), whole=True):
-                    import ast   # the functions and classes it defines (not a table that names them)
-                    for n in ast.parse(src).body:
-                        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): tainted[n.name] = "above"
-                else:
-                    for n in names[0]: tainted.pop(n, None)
-            elif why is None and names and names[1] & (skipped | set(tainted)):   # reads what a skipped cell defines
-                why = "above"
-            if names and why is not None: skipped |= names[0]
-            elif names: skipped -= names[0]
-            if why is not None: src = f"%%browser_skip {LITE_SKIP[why]}\n{src}"
+            src = _lite_source("".join(c["source"]))
+            if src is None: continue
             c["source"], c["outputs"], c["execution_count"] = src, [], None
         cells.append(c)
+    code = [c for c in cells if c["cell_type"] == "code"]
+    for c, why in zip(code, browser_plan([(c["source"], c.get("metadata", {}).get("tags", [])) for c in code])):
+        if why is not None: c["source"] = f"%%browser_skip {LITE_SKIP[why]}\n{c['source']}"
     setup_src = LITE_SETUP
     if any(re.search(r"^\s*(from|import)\s+hypothesis\b", c["source"], re.M) for c in cells if c["cell_type"] == "code"):
         setup_src += LITE_HYPOTHESIS

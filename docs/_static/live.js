@@ -109,7 +109,6 @@
   }
 
   // ---------------------------------------------------------------- code cells
-  let runAll = null;   // the cells before a run are run first, once, as a notebook's "run all above"
   // ---- editing keys: Tab / Shift+Tab indent and outdent by 4 spaces (every line of a selection that spans lines)
   function caret(pre) {   // the selection as [start, end] offsets in the cell's text
     const sel = getSelection();
@@ -156,6 +155,62 @@
     const pre = cell.querySelector(".cell_input pre");
     return pre.innerText.replace(/\n$/, "");
   }
+  // ---- a value's markdown (`_repr_markdown_`, IPython's Markdown) as a notebook shows it: the subset the notebooks
+  // use (paragraphs, headings, lists, tables, fenced code; code spans, bold, emphasis, links), its text escaped first
+  function esc(t) { return t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;"); }
+  function inline(t) {
+    const spans = [];
+    t = t.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (m, f, c) => { spans.push(`<code>${esc(c.trim())}</code>`); return `\u0000${spans.length - 1}\u0000`; });
+    t = esc(t)
+      .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
+      .replace(/(^|[^*\w])\*([^*\s][^*]*?)\*(?![*\w])/g, "$1<em>$2</em>")
+      .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (m, a, h) => /^(https?:|#|[\w./-]+\.html)/.test(h) ? `<a href="${h}">${a}</a>` : m);
+    return t.replace(/\u0000(\d+)\u0000/g, (m, k) => spans[+k]);
+  }
+  function cellsOfRow(l) {   // a table row's cells: split at each "|" outside code spans
+    const t = l.trim().replace(/^\|/, "").replace(/\|$/, ""), cells = [];
+    let cur = "", tick = 0;
+    for (let k = 0; k < t.length; k++) {
+      if (t[k] === "`") { let n = 0; while (t[k + n] === "`") n++; tick = tick === 0 ? n : tick === n ? 0 : tick; cur += t.slice(k, k + n); k += n - 1; }
+      else if (t[k] === "|" && !tick && t[k - 1] !== "\\") { cells.push(cur.trim()); cur = ""; }
+      else cur += t[k];
+    }
+    return [...cells, cur.trim()];
+  }
+  function markdown(src) {
+    const lines = src.replace(/\r\n?/g, "\n").split("\n"), out = [];
+    for (let k = 0; k < lines.length;) {
+      const l = lines[k];
+      if (/^```/.test(l)) {
+        const body = []; k++;
+        while (k < lines.length && !/^```/.test(lines[k])) body.push(lines[k++]);
+        k++; out.push(`<pre>${esc(body.join("\n"))}</pre>`);
+      } else if (/^\s*\|/.test(l) && k + 1 < lines.length && /^\s*\|?\s*:?-+/.test(lines[k + 1])) {
+        const head = cellsOfRow(l); k += 2; const rows = [];
+        while (k < lines.length && /^\s*\|/.test(lines[k])) rows.push(cellsOfRow(lines[k++]));
+        out.push(`<table class="u1630-md-table"><thead><tr>${head.map(c => `<th>${inline(c)}</th>`).join("")}</tr></thead><tbody>` +
+                 rows.map(r => `<tr>${r.map(c => `<td>${inline(c)}</td>`).join("")}</tr>`).join("") + "</tbody></table>");
+      } else if (/^#{1,6}\s/.test(l)) {
+        const n = l.match(/^#+/)[0].length; out.push(`<h${n + 2 > 6 ? 6 : n + 2}>${inline(l.replace(/^#+\s*/, ""))}</h${n + 2 > 6 ? 6 : n + 2}>`); k++;
+      } else if (/^\s*[-*]\s/.test(l)) {
+        const items = [];
+        while (k < lines.length && /^\s*[-*]\s/.test(lines[k])) items.push(lines[k++].replace(/^\s*[-*]\s/, ""));
+        out.push(`<ul>${items.map(i => `<li>${inline(i)}</li>`).join("")}</ul>`);
+      } else if (!l.trim()) k++;
+      else {
+        const para = [];
+        while (k < lines.length && lines[k].trim() && !/^(```|#{1,6}\s|\s*[-*]\s|\s*\|)/.test(lines[k])) para.push(lines[k++]);
+        if (!para.length) para.push(lines[k++]);
+        out.push(`<p>${inline(para.join("\n"))}</p>`);
+      }
+    }
+    return out.join("\n");
+  }
+  function shown(out, s) {
+    if (s.html) { const d = document.createElement("div"); d.innerHTML = s.html; out.appendChild(d); }
+    else if (s.markdown !== undefined) { const d = document.createElement("div"); d.className = "u1630-md"; d.innerHTML = markdown(s.markdown); out.appendChild(d); }
+    else if (s.text !== undefined) { const p = document.createElement("pre"); p.textContent = s.text; out.appendChild(p); }
+  }
   function showOutput(cell, res) {
     let out = cell.querySelector(".u1630-run-out");
     if (!out) {
@@ -168,29 +223,30 @@
     if (old) old.hidden = true;
     out.innerHTML = "";
     if (res.stdout) { const p = document.createElement("pre"); p.textContent = res.stdout; out.appendChild(p); }
-    for (const s of res.shown || []) {
-      if (s.html) { const d = document.createElement("div"); d.innerHTML = s.html; out.appendChild(d); }
-      else { const p = document.createElement("pre"); p.textContent = s.text; out.appendChild(p); }
-    }
-    if (res.html) { const d = document.createElement("div"); d.innerHTML = res.html; out.appendChild(d); }
-    else if (res.text) { const p = document.createElement("pre"); p.textContent = res.text; out.appendChild(p); }
+    for (const s of res.shown || []) shown(out, s);
+    shown(out, res);
     if (res.error) { const p = document.createElement("pre"); p.className = "u1630-run-error"; p.textContent = res.error; out.appendChild(p); }
     if (!out.childNodes.length) { const p = document.createElement("p"); p.className = "u1630-run-empty"; p.textContent = "(ran, no output)"; out.appendChild(p); }
     cell.dataset.runs = String((+cell.dataset.runs || 0) + 1);
   }
   async function run(cell, cells) {
+    // `cells`: the page's Run cells and the code it runs unseen (script.u1630-hidden: a notebook's hidden cells), in
+    // page order; the ones above `cell` not yet run run first, once
     const py = await start();
     const exec = py.globals.get("_u1630_run");
-    if (runAll === null) {
-      runAll = true;
-      const prelude = document.querySelector("script.u1630-prelude");
-      if (prelude) exec(prelude.textContent);
-    }
-    for (const c of cells) {          // earlier cells not yet run, in page order
+    const unseen = [];
+    for (const c of cells) {
       if (c === cell) break;
-      if (!c.dataset.runs) showOutput(c, JSON.parse(exec(cellSource(c))));
+      if (c.dataset.runs) continue;
+      if (c.tagName === "SCRIPT") {
+        const res = JSON.parse(exec(c.textContent)); c.dataset.runs = "1";
+        if (res.error) unseen.push(res.error);
+      } else showOutput(c, JSON.parse(exec(cellSource(c))));
     }
-    showOutput(cell, JSON.parse(exec(cellSource(cell))));
+    const res = JSON.parse(exec(cellSource(cell)));
+    if (unseen.length) res.error = "A cell this page runs unseen (the notebook's setup) raised:\n" + unseen.join("\n") +
+                                   (res.error ? "\n" + res.error : "");
+    showOutput(cell, res);
   }
   // ---- a reader's edits are kept in this browser (localStorage), per page and cell: a reload, the next page and
   // back, or the browser closed and opened again show them; "Undo my edits" brings the page's own code back.
@@ -219,6 +275,7 @@
   }
   function cellsOf(page) {
     const cells = [...page.querySelectorAll("div.cell.tag_u1630-run")];
+    const order = [...page.querySelectorAll("div.cell.tag_u1630-run, script.u1630-hidden")];
     for (const [index, cell] of cells.entries()) {
       const pre = cell.querySelector(".cell_input pre");
       if (!pre) continue;
@@ -231,7 +288,7 @@
       b.type = "button"; b.className = "u1630-run"; b.textContent = "Run";
       b.addEventListener("click", async () => {
         b.disabled = true; b.textContent = "Running…";
-        try { await run(cell, cells); } finally { b.disabled = false; b.textContent = "Run"; }
+        try { await run(cell, order); } finally { b.disabled = false; b.textContent = "Run"; }
       });
       b.title = "Run this cell in your browser (Shift+Enter or Ctrl+Enter in the cell; the cells above it run first, once)";
       pre.addEventListener("keydown", e => {
@@ -272,6 +329,9 @@
     "dask": "Static here: this cell needs dask, which this page does not load.",
     "timing": "Static here: timings measured by the build; a browser's would not be comparable.",
     "files": "Static here: this cell reads the repository's files, which the page does not carry.",
+    "above": "Static here: this cell uses what a cell above that stays static defines.",
+    "skip": "Static here: the notebook's tests do not run this cell (slow, or not a test).",
+    "threads": "Static here: this cell starts threads, which a browser's Python cannot.",
     "": "Static here.",
   };
 

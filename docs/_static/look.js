@@ -43,9 +43,28 @@
   // ---------------------------------------------------------------- wide tables
   // A table wider than the text column grows to the right, into the window's free width (over the contents
   // column, when it is shown); where there is no room it scrolls inside its own box, never the page.
+  // In a table's prose, a word stays whole (uri1630.css); a long token that is no word (an identifier, a call with a
+  // URL in it: 17 characters or more) may break anywhere, as code does, so it never holds a column wider than the window
+  function longTokens(article) {
+    for (const cell of article.querySelectorAll("td, th")) {
+      const w = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT), nodes = [];
+      for (let n = w.nextNode(); n; n = w.nextNode())
+        if (/\S{17,}/.test(n.data) && !n.parentElement.closest("code, a, pre, .u1630-long")) nodes.push(n);
+      for (const n of nodes) {
+        const frag = document.createDocumentFragment();
+        for (const part of n.data.split(/(\S{17,})/)) {
+          if (!part) continue;
+          if (/^\S{17,}$/.test(part)) { const s = document.createElement("span"); s.className = "u1630-long"; s.textContent = part; frag.appendChild(s); }
+          else frag.appendChild(document.createTextNode(part));
+        }
+        n.replaceWith(frag);
+      }
+    }
+  }
   function wideTables() {
     const article = document.querySelector("article[role=main]");
     if (!article) return;
+    longTokens(article);
     const wraps = [];
     for (const t of article.querySelectorAll("table")) {
       if (t.closest(".u1630-explorer, .u1630-wide-wrap")) continue;
@@ -93,7 +112,7 @@
   function searchExcerpts() {
     if (typeof Search === "undefined" || !Search.htmlToText) return;
     const DROP = ".headerlink, script, style, .cell_input, .u1630-banner, .u1630-static-note, .u1630-form, " +
-                 ".u1630-live-status, .u1630-prelude, div.signature";
+                 ".u1630-live-status, .u1630-hidden, div.signature";
     const BLOCK = "p, li, td, th, h1, h2, h3, h4, h5, h6, pre, blockquote, dt, dd, div, tr, caption";
     Search.htmlToText = (htmlString, anchor) => {
       const doc = new DOMParser().parseFromString(htmlString, "text/html");
