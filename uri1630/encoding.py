@@ -832,10 +832,8 @@ def canonical(
 ) -> str:
     "The canonical form: `to_level(uri, 'canonical')`, the scheme in lower case (RFC 1738 §2.1)"
     if type(uri) is str and type(encoding) is str and type(reserved) is str:
-        # shortcut (most URLs): nothing to change, and the scheme already in lower case
-        m = (_CANON_PLAIN.get(reserved) or _canon_plain(reserved))(uri)
-        c = uri.find(":")
-        if m is not None and (c <= 0 or uri[:c].islower()):
+        # shortcut (most URLs), one match: nothing to change, and the scheme already in lower case
+        if (_CANON_PLAIN.get(reserved) or _canon_plain(reserved))(uri) is not None:
             return uri
     s = _to_level(_uri_text(uri), _CANONICAL, encoding, reserved)
     c = s.find(":")
@@ -853,10 +851,15 @@ _CANON_PLAIN: dict[str, Callable[[str], Optional[re.Match[str]]]] = {}  # reserv
 
 
 def _canon_plain(reserved: str) -> Callable[[str], Optional[re.Match[str]]]:
-    "`_plain_url(canonical, reserved).fullmatch`, kept for the next call (a few sets at most)"
+    "`_plain_url(canonical, reserved).fullmatch`, the text before a first ':' in lower case"
+    # (`uri[:c].islower()`: none, void, or no upper-case letter and a lower-case one; linear);
+    # kept for the next call (a few sets at most)
     if len(_CANON_PLAIN) >= 8:
         _CANON_PLAIN.clear()
-    f = _CANON_PLAIN[reserved] = _plain_url(_CANONICAL, reserved).fullmatch
+    lower = "(?=[^:]*+\\Z|:|[^:a-zA-Z]*+[a-z][^:A-Z]*+:)"
+    f = _CANON_PLAIN[reserved] = re.compile(
+        lower + _plain_url(_CANONICAL, reserved).pattern
+    ).fullmatch
     return f
 
 # %% ../nbs/06_encoding.ipynb #61428f58

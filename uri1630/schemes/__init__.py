@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field, fields, is_dataclass
 from functools import lru_cache
 from operator import attrgetter
-from types import MappingProxyType
+from types import MappingProxyType, MemberDescriptorType
 from typing import Any, Iterator, NamedTuple, NoReturn, Optional, Callable, Sequence, TypeVar, cast
 from urllib.parse import unquote
 from uri1630.errors import (
@@ -478,6 +478,36 @@ def _text_masked(obj: "SchemeURL") -> "SchemeURL":
             object.__setattr__(obj, "text", t[:a] + "***" + t[a + len(w) :])
     return obj
 
+# %% ../../nbs/09_specific_schemes.ipynb #90c583d7
+_Builder = Callable[[tuple[Any, ...]], SchemeURL]
+_BUILDERS: dict[type, _Builder] = {}  # scheme class -> its `_builder`
+
+
+def _builder(cls: type[SchemeURL]) -> _Builder:
+    "A function giving the `cls` of field values `v` (in field order), as `cls(*v)` (made once)"
+    b = _BUILDERS.get(cls)
+    if b is None:
+        fs = fields(cls)
+        sets = [getattr(cls, f.name, None) for f in fs]
+        # a built-in class's dataclass `__init__` only sets its slots, one call each: set here
+        # by the slots' own setters (generated source: indices and names of constants only)
+        if (
+            cls.__module__.startswith("uri1630.")
+            and all(f.init for f in fs)
+            and not hasattr(cls, "__post_init__")
+            and all(type(s) is MemberDescriptorType for s in sets)
+        ):
+            ns: dict[str, Any] = {"N": object.__new__, "C": cls}
+            ns.update((f"S{i}", s.__set__) for i, s in enumerate(sets))  # type: ignore[union-attr]
+            consts = ", ".join(f"S{i}=S{i}" for i in range(len(sets)))
+            body = "".join(f"S{i}(o, v[{i}]); " for i in range(len(sets)))
+            exec(f"def build(v, N=N, C=C, {consts}):\n    o = N(C); {body}return o", ns)
+            b = cast(_Builder, ns["build"])
+        else:  # any other class: its own constructor
+            b = cast(_Builder, lambda v: cls(*v))
+        _BUILDERS[cls] = b
+    return b
+
 # %% ../../nbs/09_specific_schemes.ipynb #5429352f
 # RFC 1630: url  httpaddress | ftpaddress | newsaddress | … ;
 # RFC 1738 §5: url = httpurl | ftpurl | … | otherurl
@@ -486,11 +516,15 @@ def parse_url(
     rfc: str = "1738",  # "1738" or "1630": whose reading to follow where the RFCs disagree
 ) -> SchemeURL:
     "Parse `text` into the immutable object of its scheme's class (a `GenericURL` if unknown)"
-    # the fast path: one regex match for a well-formed URL
-    # a `str` subclass is read as its `str` (never through its own methods): one boundary, here
+    # the fast path (`_fast_fields`, inline): one regex match for a well-formed URL, the object
+    # built by `_builder`; a `str` subclass is read as its `str` (never through its own methods)
     if type(text) is str and type(rfc) is str:
-        f = _fast_fields(text) if rfc == "1738" else None
-        return _parse_slow(text, rfc) if f is None else f[0](*f[1])
+        if rfc == "1738" and (m := _head().match(text)) is not None:
+            scheme, fast = _READERS.get(m[1]) or _reader(m[1])
+            f = None if fast is None else fast(text, scheme, m.end())
+            if f is not None:
+                return (_BUILDERS.get(f[0]) or _builder(f[0]))(f[1])
+        return _parse_slow(text, rfc)
     return parse_url(_need_str(text, "text"), _need_str(rfc, "rfc"))
 
 
