@@ -66,8 +66,12 @@ def _text(item: str, encoding: str) -> str:
         return item  # the common case, at C speed
     m = _SMUGGLED.search(item)
     if m:
+        at = m.start()
+        # RFC 1738 §6: a byte of a password is not named
+        secret = _at_sign(item) and any(a <= at < b for a, b in _all_password_spans(item))
+        what = "a byte of the password" if secret else f"byte 0x{ord(m.group()) - 0xDC00:02X}"
         raise _BadInput(
-            f"byte 0x{ord(m.group()) - 0xDC00:02X} at position {m.start()} is not {encoding}; "
+            f"{what} at position {at} is not {encoding}; "
             f"if the input is ISO Latin-1, use --encoding latin-1"
         )
     return item
