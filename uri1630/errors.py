@@ -24,14 +24,17 @@ def _login_split(t: str, i: int, j: int) -> Tuple[int, int]:
     return at, (t.find(":", i, at) if at >= 0 else -1)
 
 
-# where a login starts: after `//` (RFC 1738 §3.1), or after a WHATWG special scheme's colon and
+# where a login starts: after `//` (RFC 1738 §3.1; `\\`, `/\` too: a browser reads a backslash
+# as a slash in a special scheme's URL, `Location: /\u:pw@h`), or after a WHATWG special scheme's
+# colon and
 # any run of '/' and '\' (a browser reads `ftp:/u:pw@h/`, `ftp:\\u:pw@h/` as user `u`, password
 # `pw` and sends it: a message shows neither); a run of 3 or more '/' starts one after its last.
 # Such a name starts a word, or follows one character after a '/' (a gopher selector after its
-# type: `/1ftp:/u:pw@h`, its type escaped too: `/%31ftp:/u:pw@h`); not inside a name (`news:`
-# holds `ws:`)
+# type: `/1ftp:/u:pw@h`), or an escape, once or twice encoded (`/%31ftp:/u:pw@h`, `%20ftp:u:pw@h`,
+# `/%2531ftp:`); not inside a name (`news:` holds `ws:`)
 _LOGIN_START = re.compile(
-    r"//+|(?:(?<![A-Za-z0-9+.\-])|(?<=/.)|(?<=/%[0-9A-Fa-f]{2}))"
+    r"[/\\]{2,}|(?:(?<![A-Za-z0-9+.\-])|(?<=/.)"
+    r"|(?<=%[0-9A-Fa-f]{2})|(?<=%25[0-9A-Fa-f]{2})|(?<=%2525[0-9A-Fa-f]{2}))"
     r"(?:[Ff][Tt][Pp]|[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?):[/\\]*"
 )
 
@@ -54,15 +57,23 @@ def _password_spans(
     if "\t" in text or "\n" in text or "\r" in text:  # a browser (and urllib) drops them first
         return _through_breaks(text, lambda t: _password_spans(t, start))
     out: list[Tuple[int, int]] = []
+    # a login may start inside another's (`/x//https:/u:pw@h/`): every start is read, from the
+    # end of the one before; the next '/', the last '@' before it and the next ':' are each found
+    # once for all the starts they serve (linear)
+    j = at_j = colon = -1
     m = start.search(text)
     while m is not None:
         i = m.end()
-        j = text.find("/", i)
-        j = len(text) if j < 0 else j
-        at, c = _login_split(text, i, j)
-        if c >= 0 and c + 1 < at:
-            out.append((c + 1, at))
-        m = start.search(text, max(j, i))
+        if j < i:
+            j = text.find("/", i)
+            j = len(text) if j < 0 else j
+            at_j = text.rfind("@", i, j)
+        if colon < i:
+            colon = text.find(":", i)
+            colon = len(text) if colon < 0 else colon
+        if i <= at_j and colon + 1 < at_j:
+            out.append((colon + 1, at_j))
+        m = start.search(text, i)
     return out
 
 # %% ../nbs/00_errors.ipynb #c43562e1
@@ -78,26 +89,32 @@ def _unbroken(t: str) -> str:
 # a login written encoded (a URL in a query, `urlencode`d, once or more: `%2540`; `//v:pw%40w`)
 # is read too: the escapes of '@', ':' and '/' decoded, each reading a pass (linear), positions
 # mapped back to the text
+# (a '\' read as a '/', and a TAB, LF or CR dropped as a browser drops them: each reading decodes
+# their escapes too)
 _READINGS = tuple(
-    re.compile(f"%(?:25)*(?:{x})") for x in ("40|2[Ff]", "40|3[Aa]", "40|3[Aa]|2[Ff]")
+    re.compile(f"%(?:25)*(?:{x}|0[9AaDd])")
+    for x in ("40|2[Ff]|5[Cc]", "40|3[Aa]", "40|3[Aa]|2[Ff]|5[Cc]")
 )
-_DECODED = {"40": "@", "2f": "/", "3a": ":"}
-# where a login starts in a reading that keeps '/' encoded: an encoded `//` too
-_ENCODED_START = re.compile(r"(?:%(?:25)*2[Ff]){2,}|" + _LOGIN_START.pattern)
+_DECODED = {"40": "@", "2f": "/", "5c": "\\", "3a": ":", "09": "\t", "0a": "\n", "0d": "\r"}
+# where a login starts in a reading that keeps '/' encoded: an encoded `//` (or `\`) too
+_ENCODED_START = re.compile(r"(?:%(?:25)*(?:2[Ff]|5[Cc])){2,}|" + _LOGIN_START.pattern)
 
-_OTHER = re.compile("%(?:25)*(?:3[Aa]|2[Ff])")  # a ':' or '/' encoded
+_OTHER = re.compile("%(?:25)*(?:3[Aa]|2[Ff]|5[Cc])")  # a ':', '/' or '\' encoded
 _COLON_AT = re.compile(":[^/:]*@")  # a ':' then an '@', no '/' between (runs: linear)
 
-
+# %% ../nbs/00_errors.ipynb #bbcd18a8
 def _at_sign(t: str) -> bool:
     "Whether `t` holds an '@', written or encoded (once or more: `%2540`): a login may stand in it"
-    # (`%252540` holds `%2540`: plain scans); a browser drops TAB, LF, CR first: `%4<TAB>0` is `%40`
+    # (plain scans first; `%252540` is one too); a browser drops TAB, LF, CR first: `%4<TAB>0`
     return (
         "@" in t
         or "%40" in t
-        or "%2540" in t
+        or ("%25" in t and _ENCODED_AT.search(t) is not None)
         or ("%" in t and ("\t" in t or "\n" in t or "\r" in t) and _at_sign(_unbroken(t)))
     )
+
+
+_ENCODED_AT = re.compile("%(?:25)+40")  # an '@' encoded twice or more
 
 
 def _read_as(text: str, esc: "re.Pattern[str]") -> Tuple[str, list[int], list[int]]:
@@ -151,7 +168,7 @@ def _merged(spans: list[Tuple[int, int]]) -> list[Tuple[int, int]]:
     return out
 
 
-def _all_password_spans(text: str) -> list[Tuple[int, int]]:
+def _all_password_spans(text: str, quoted: bool = True) -> list[Tuple[int, int]]:
     "The password of every login in `text`, read as written and with `@`, `:`, `/` encoded"
     if "\t" in text or "\n" in text or "\r" in text:  # read as a browser reads it, then mapped back
         return _spans_unbroken(text)
@@ -160,7 +177,21 @@ def _all_password_spans(text: str) -> list[Tuple[int, int]]:
     # (a reading only where an escape it decodes stands, and an '@' written or encoded)
     if "%" in text and _at_sign(text) and _READINGS[2].search(text):
         spans += _encoded_spans(text)
+    # a message that quotes a text with `!r` shows its TAB as `\t`: read without them too (once)
+    if quoted and "\\" in text and _QUOTED_BREAK.search(text):
+        spans += _without_quoted_breaks(text)
     return _merged(spans)
+
+
+_QUOTED_BREAK = re.compile(r"\\[tnr]")
+
+
+def _without_quoted_breaks(text: str) -> list[Tuple[int, int]]:
+    "`_all_password_spans` of `text` without its `\\t`, `\\n`, `\\r` (a repr's), as spans of `text`"
+    drop = {k for m in _QUOTED_BREAK.finditer(text) for k in range(*m.span())}
+    kept = [i for i in range(len(text)) if i not in drop]
+    found = _all_password_spans("".join(text[i] for i in kept), quoted=False)
+    return [(kept[a], kept[b - 1] + 1) for a, b in found if b > a]
 
 # %% ../nbs/00_errors.ipynb #b994dc8e
 def _hide_password(text: str, position: int) -> Tuple[str, int]:
@@ -202,6 +233,8 @@ def _cut(text: Any, n: int, star: bool = False) -> Any:
     "The first `n` characters of `text` for a message, each password masked before the cut"
     # RFC 1738 §6: cut first, a login's '@' may fall beyond the cut, and what is left reads as no
     # login; `star`: as many `*` (an error's `.text`: its positions kept)
+    if isinstance(text, (bytes, bytearray)):  # a peer's line: read as Latin-1, masked, cut
+        return cast(str, _cut(bytes(text).decode("latin-1"), n, star)).encode("latin-1")
     if isinstance(text, str) and _at_sign(text):
         text = _starred_logins(text) if star else _masked(text)
     return text[:n]
@@ -623,7 +656,8 @@ class ServerText(str):
         return cast(str, self.__dict__.get("_raw")) or str.__str__(self)
 
     def __repr__(self) -> str:
-        return f"ServerText({self.raw!r})"
+        # RFC 1738 §6: a login a peer's text holds, its password as `***`
+        return _masked(f"ServerText({self.raw!r})")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (ServerText, (self.raw,))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 if TYPE_CHECKING:
     from uri1630.url_grammar import _Combinators, Node  # for the _bnf_* builders
-from ..errors import URIError, URISyntaxError, URIEncodingError, _need_str
+from ..errors import URIError, URISyntaxError, URIEncodingError, _cut, _need_str
 from ..grammar import ALPHA, DIGIT, SAFE_URL, EXTRA
 from ..grammar import RFC1738_UNRESERVED, RFC1738_FSEGMENT_EXTRA
 from ..encoding import unescape
@@ -210,7 +210,7 @@ def _local_levels(t: str, pos: int, raws: list[str], style: str, encoding: str) 
         s = _decode_level(t, pos, pos + len(raw), encoding)
         if "\0" in s or any(c in s for c in _SEPS[style] + "\\"):
             why = f"holds a separator or NUL: it cannot be one {style} file name"
-            raise URIError(f"the level {s[:40]!r} {why}", t, pos, "file-path")
+            raise URIError(f"the level {_cut(s, 40)!r} {why}", t, pos, "file-path")
         # RFC 1630 "file": the levels name directories; '.' and '..' name none,
         # and '..' would leave them
         if s in (".", ".."):

@@ -161,7 +161,7 @@ def _type_arg(code: str) -> str:
 
 # %% ../../nbs/11_ftp.ipynb #32110bbe
 import re
-from typing import TYPE_CHECKING, Callable, Sequence, TypedDict
+from typing import TYPE_CHECKING, Callable, Sequence, TypedDict, cast
 from ..errors import ServerText, _visible
 
 if TYPE_CHECKING:
@@ -243,6 +243,16 @@ def _ftp_transfer(c: "_Conn", command: str, o: "RetrievalOptions") -> bytes:
     return data
 
 # %% ../../nbs/11_ftp.ipynb #faa08f07
+_PASS_LINE = re.compile(r"\s*PASS\b", re.I)
+
+
+def _shown_command(cmd: str) -> str:
+    "A command for a message: each line of it that is a `PASS` as `PASS ***`, logins masked, cut"
+    # RFC 1738 §6 (a command may hold CR or LF: each line it would send is read)
+    lines = re.split(r"([\r\n\0])", cmd)
+    return cast(str, _cut("".join("PASS ***" if _PASS_LINE.match(p) else p for p in lines), 80))
+
+
 def _check_commands(commands: Sequence[str]) -> None:
     # RFC 959: a command line is octets ending in CR LF; nothing in it may end it early
     "Raise a `URIError` (a password never shown) if a command holds CR, LF, NUL or a non-octet"
@@ -250,7 +260,7 @@ def _check_commands(commands: Sequence[str]) -> None:
         _need_str(cmd, "command")
         bad = next((i for i, ch in enumerate(cmd) if ch in "\r\n\0" or ord(ch) > 255), None)
         if bad is not None:
-            show = "PASS ***" if cmd[:5].upper() == "PASS " else cmd[:80]
+            show = _shown_command(cmd)
             raise URIError(
                 f"an FTP command holds CR, LF, NUL or a character that is no octet, "
                 f"at its character {bad}: {show!r}",

@@ -267,6 +267,14 @@ class MenuItem(NamedTuple):
     # Gopher+ tag: '+' (a Gopher+ item), '?' (with a +ASK form), or '' (plain gopher)
     plus: str = ""
 
+    def __repr__(self) -> str:
+        # RFC 1738 §6: a login in a field (the host read as after `//`), its password as `***`
+        shown = (
+            _masked("//" + v)[2:] if k == "host" and isinstance(v, str) else v
+            for k, v in zip(self._fields, self)
+        )
+        return _masked(f"MenuItem({', '.join(f'{k}={v!r}' for k, v in zip(self._fields, shown))})")
+
     @property
     def url(self) -> Optional[str]:
         # `None` for information and error lines, which name no object; `URIError` if no URL can
@@ -288,11 +296,12 @@ def _item_fields(item: "MenuItem") -> None:
         if bad is not None:
             why = "(RFC 1436: no TAB, CR, LF; RFC 1738: one octet per character)"
             msg = f"the item's {what} holds {s[bad]!r}: a gopher request cannot send it {why}"
-            raise URIError(msg, _cut(s, 200, star=True), bad, "gopher-menu")
+            # (the whole field: the error reads its logins there, not in a cut of it)
+            raise URIError(msg, s, bad, "gopher-menu")
     if len(item.gtype) != 1:
         raise URIError(
-            f"an item's type is one character, not {item.gtype[:20]!r}",
-            item.gtype[:200],
+            f"an item's type is one character, not {_cut(item.gtype, 20)!r}",
+            item.gtype,
             None,
             "gopher-menu",
         )
@@ -305,6 +314,11 @@ def _item_fields(item: "MenuItem") -> None:
         )
 
 # %% ../../nbs/12_gopher.ipynb #9e909799
+def _host_shown(host: str) -> str:
+    "An item's host for a message: read as it stands in its URL, after `//` (a login masked), cut"
+    return cast(str, _cut("//" + host, 82))[2:]
+
+
 # RFC 1738 §3.4: the request is the selector and CR LF
 def _item_url(item: "MenuItem") -> str:
     "The gopher URL of `item`, checked by parsing it back (the same host, port, type, selector)"
@@ -316,8 +330,8 @@ def _item_url(item: "MenuItem") -> str:
         u = parse_url(url)
     except URIError as e:
         raise URIError(
-            f"the item's host {item.host[:80]!r} is no host name or number: {e.message}",
-            url[:400],
+            f"the item's host {_host_shown(item.host)!r} is no host name or number: {e.message}",
+            url,
             e.position,
             "host",
         ) from None
@@ -329,8 +343,8 @@ def _item_url(item: "MenuItem") -> str:
         == (item.host, item.port, item.gtype, item.selector, None)
     ):
         raise URIError(
-            f"the URL {_cut(url, 200)!r} would not name the item's host {item.host[:80]!r}",
-            url[:400],
+            f"the URL {_cut(url, 200)!r} would not name the item's host {_host_shown(item.host)!r}",
+            url,
             len("gopher://"),
             "host",
         )
