@@ -7,8 +7,6 @@ changes, a CLI byte name, a punycode codec's message, a 3-character prefix of a 
 
 import io
 import pickle
-import socket
-import threading
 
 import pytest
 
@@ -161,44 +159,12 @@ def f9():
 
 
 # ---- a scripted loopback server
-class Srv:
-    def __init__(self, handler):
-        self.s = socket.socket()
-        self.s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.s.bind(("127.0.0.1", 0))
-        self.s.listen(8)
-        self.port = self.s.getsockname()[1]
-        self.h = handler
-        threading.Thread(target=self.loop, daemon=True).start()
-
-    def loop(self):
-        while True:
-            try:
-                c, _ = self.s.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.one, args=(c,), daemon=True).start()
-
-    def one(self, c):
-        try:
-            self.h(c)
-        except Exception:
-            pass
-        finally:
-            c.close()
-
-    def close(self):
-        self.s.close()
+from attacks.kit import Srv, read_head  # noqa: E402
 
 
 def http_redirect(loc):
     def h(c):
-        buf = b""
-        while b"\r\n\r\n" not in buf:
-            d = c.recv(4096)
-            if not d:
-                break
-            buf += d
+        read_head(c)
         c.sendall(
             b"HTTP/1.0 302 Found\r\nLocation: "
             + loc.encode("latin-1")

@@ -10,11 +10,10 @@ hid the login after it; G7 a Location of many logins registered them in quadrati
 messages cut a line (a gopher menu's, an HTTP header's, an FTP reply's) before masking it."""
 
 import io
-import socket
-import threading
-import time
+import itertools
 
 import pytest
+from attacks import kit
 
 import uri1630
 import uri1630.cli as C
@@ -42,44 +41,27 @@ def exc_text(f):
     return ""
 
 
-class Srv:
-    "a loopback server that answers each connection with `reply(k)` (k: the request number)"
+def Srv(reply):
+    "A loopback server that answers each connection with `reply(k)` (k: the request number)"
+    n = itertools.count()
 
-    def __init__(self, reply):
-        self.s = socket.socket()
-        self.s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.s.bind(("127.0.0.1", 0))
-        self.s.listen(16)
-        self.port = self.s.getsockname()[1]
-        self.reply, self.n = reply, 0
-        threading.Thread(target=self.loop, daemon=True).start()
+    def answer(c):
+        c.settimeout(5)
+        kit.read_head(c)
+        c.sendall(reply(next(n)))
 
-    def loop(self):
-        while True:
-            try:
-                c, _ = self.s.accept()
-            except OSError:
-                return
-            k, self.n = self.n, self.n + 1
-            threading.Thread(target=self.one, args=(c, k), daemon=True).start()
+    return kit.Srv(answer)
 
-    def one(self, c, k):
-        try:
-            c.settimeout(5)
-            buf = b""
-            while b"\r\n\r\n" not in buf:
-                d = c.recv(4096)
-                if not d:
-                    break
-                buf += d
-            c.sendall(self.reply(k))
-        except Exception:
-            pass
-        finally:
-            c.close()
 
-    def close(self):
-        self.s.close()
+def redirect_error(u):
+    "What `retrieve` says of a redirect to `u`"
+    s = Srv(redirect(u))
+    try:
+        return exc_text(
+            lambda: uri1630.retrieve(f"http://127.0.0.1:{s.port}/", timeout=3, total_timeout=5)
+        )
+    finally:
+        s.close()
 
 
 def redirect(loc):
@@ -140,13 +122,7 @@ def g5():
         "cli parse": cli("parse", u),
         "cli check": cli("check", "--grammar", "rfc1630", u),
     }
-    s = Srv(redirect(u))
-    try:
-        shown["retrieve error"] = exc_text(
-            lambda: uri1630.retrieve(f"http://127.0.0.1:{s.port}/", timeout=3, total_timeout=5)
-        )
-    finally:
-        s.close()
+    shown["retrieve error"] = redirect_error(u)
     bad = [k for k, v in shown.items() if "Zebra9" in v and "Secret" in v]
     return bool(bad), ", ".join(bad)
 
@@ -164,13 +140,7 @@ def g6():
         "cli parse": cli("parse", u),
         "parse_url(rfc=1630) error": exc_text(lambda: uri1630.parse_url(u, rfc="1630")),
     }
-    s = Srv(redirect(u))
-    try:
-        shown["retrieve error"] = exc_text(
-            lambda: uri1630.retrieve(f"http://127.0.0.1:{s.port}/", timeout=3, total_timeout=5)
-        )
-    finally:
-        s.close()
+    shown["retrieve error"] = redirect_error(u)
     bad = [k for k, v in shown.items() if PW in v]
     return bool(bad), ", ".join(bad)
 

@@ -62,22 +62,18 @@ report("H2", "backslash scheme-relative login /\\u:pw@h, \\\\u:pw@h not masked (
 
 # H3: errors._password_spans resumes its search at the '/' ending the candidate login, so a login
 # start between `//` and that '/' is skipped: `//https:/u:pw@h` (a browser reads https:/u:pw@h)
+def read_back(x, bad_input, other):
+    "What uri1630 shows of `x`: its parse's repr, an error on `bad_input`, a comparison with `other`"
+    return [repr(u.parse(x)), *err_texts(lambda: u.parse_url(bad_input)), repr(u.compare(x, other))]
+
+
 sk = f"http://a.b/x//https:/us:{P}@h.x/"
-bad = (
-    leaks(repr(u.parse(sk)))
-    or leaks(*err_texts(lambda: u.parse_url(sk + " ")))
-    or leaks(repr(u.compare(sk, sk.replace("Q", "q"))))
-    or leaks(cli("parse", sk))
-)
+bad = leaks(*read_back(sk, sk + " ", sk.replace("Q", "q")), cli("parse", sk))
 report("H3", "login start right after '//' skipped (//https:/u:pw@h) (errors._password_spans)", bad)
 
 # H4: G6 variant: the gopher type escaped twice (a gopher URL put in a query with its '%' encoded)
 g = f"http://a.b/p?r=gopher://h/%2531ftp:/us:{P}@h.x"
-bad = (
-    leaks(repr(u.parse(g)))
-    or leaks(*err_texts(lambda: u.parse_url(g)))
-    or leaks(repr(u.compare(g, g.replace("Q", "%51"))))
-)
+bad = leaks(*read_back(g, g, g.replace("Q", "%51")))
 report("H4", "gopher type escaped twice (/%2531ftp:/u:pw@h) not a login start (errors._LOGIN_START)", bad)
 
 # H5: parse_menu returns MenuItems whose repr (NamedTuple default) shows a selector's login
