@@ -31,7 +31,8 @@ from .encoding import LEVELS, canonical, compare, equivalent, to_level
 from .context import extract, extract_stream
 from .access import retrieve
 from .transport import RetrievalError, DEFAULT_TOTAL_TIMEOUT
-from .schemes import parse_url, url_record
+from .schemes import parse_url, url_record, _record_re, _fast_generic
+from .catalog import _READERS
 
 # %% ../nbs/30_cli.ipynb #d76832b6
 # lines per write when streaming from a file; one line per write from a pipe or terminal
@@ -274,6 +275,11 @@ _JSON = json.JSONEncoder(ensure_ascii=False).encode
 _STR = json.encoder.encode_basestring
 # one value in the f-string, as `_JSON` writes it
 _VALUE = "{'null' if (x := %s) is None else S(x) if type(x) is str else O(x)}"
+# ... and as it is written when no value holds a character JSON escapes (`_plain_line`)
+_PLAIN_VALUE = (
+    "{'null' if (x := %s) is None else f'\"{x}\"' if type(x) is str else str(x) if type(x) is int "
+    "else O(x)}"
+)
 
 _Writer = Callable[[tuple[Any, ...], tuple[Any, ...]], str]
 _WRITERS: dict[type, _Writer] = {}  # scheme class -> its `_writer`
@@ -288,14 +294,15 @@ def _writer(cls: type) -> _Writer:
     return w
 
 
-def _make_writer(cls: type) -> _Writer:
+def _make_writer(cls: type, plain: bool = False) -> _Writer:
     "`_writer(cls)`, generated: `f'{K0}{value of g[0]}{K1}…{KE}'`"
-    # each `K` is a constant (a key as JSON, or the kind)
+    # each `K` is a constant (a key as JSON, or the kind); `plain`: strings written unescaped
     keys = [*URI._fields, "kind", *(key for _, key in _columns(cls))]
+    value = _PLAIN_VALUE if plain else _VALUE
     values = (
-        [_VALUE % f"g[{k}]" for k in range(len(URI._fields))]
+        [value % f"g[{k}]" for k in range(len(URI._fields))]
         + [""]
-        + [_VALUE % f"v[{i}]" for i, _ in _columns(cls)]
+        + [value % f"v[{i}]" for i, _ in _columns(cls)]
     )
     ns: dict[str, Any] = {"S": _STR, "O": lambda x: _JSON(_value(x)), "KE": "}"}
     # the constants are arguments' defaults: the source holds their names, never their text
@@ -310,6 +317,47 @@ def _make_writer(cls: type) -> _Writer:
     body = "".join(f"{{K{n}}}{value}" for n, value in enumerate(values)) + "{KE}"
     exec(f'def write(g, v, {consts}, KE=KE): return f"""{body}"""', ns)
     return cast(_Writer, ns["write"])
+
+# %% ../nbs/30_cli.ipynb #9a3c5e71
+# `parse -` on a line that holds no '@', '%' or '"', read by a built-in fast reader whose values
+# are slices of the line: its record regex admits no backslash or control, so nothing in the line
+# needs escaping, and each string is written between quotes as it is (`url_record`'s fast path,
+# without its URI or its tuples)
+_PLAIN_READERS = {  # (module, fast reader) -> the class it reads
+    ("uri1630.schemes", "_fast_generic"): "GenericURL",
+    ("uri1630.schemes.file", "_fast_file"): "FileURL",
+    ("uri1630.schemes.http", "_fast_http"): "HttpURL",
+}
+_PLAIN: dict[Any, Optional[tuple[type, _Writer]]] = {}  # fast reader -> (its class, plain writer)
+
+
+def _plain_writer(fast: Any) -> Optional[tuple[type, _Writer]]:
+    "(class, plain writer) for the fast reader `fast` if it is one of `_PLAIN_READERS`, else `None`"
+    key = (str(getattr(fast, "__module__", "")), str(getattr(fast, "__name__", "")))
+    name = _PLAIN_READERS.get(key)
+    cls: Optional[type] = getattr(sys.modules[key[0]], name, None) if name else None
+    w = _PLAIN[fast] = None if cls is None else (cls, _make_writer(cls, plain=True))
+    return w
+
+
+def _plain_line(uri: str) -> Optional[str]:
+    "`parse -`'s line for `uri` by a `_PLAIN_READERS` reader, or `None` (`_json_line` reads it)"
+    # a line with an '@', a '%' or a '"' never: it may hold a login, a decoded part or a quote
+    if "@" in uri or "%" in uri or '"' in uri:
+        return None
+    m = _record_re().match(uri)
+    r = m and _READERS.get(m[1])
+    if r is None:
+        return None
+    fast = r[1]
+    w = _PLAIN[fast] if fast in _PLAIN else _plain_writer(fast)
+    if w is None:
+        return None
+    g = m.groups()  # type: ignore[union-attr]
+    if fast is _fast_generic:
+        return w[1](g, (uri, r[0], g[1], g[2], g[3]))
+    f = fast(uri, r[0], m.end(1) + 1)  # type: ignore[union-attr, misc]
+    return None if f is None or f[0] is not w[0] else w[1](g, f[1])
 
 # %% ../nbs/30_cli.ipynb #f749544c
 def _login_like(uri: str) -> bool:
@@ -329,6 +377,8 @@ _COLON_AT_ENCODED = re.compile(":[^/:]*%(?:25)*40")  # runs between ':'s: linear
 def _json_line(uri: str) -> str:
     "`_JSON(parts(uri))`: the line `parse -` writes for `uri`, a password shown as `***`"
     # RFC 1738 §6
+    if (line := _plain_line(uri)) is not None:
+        return line
     g, cls, values = url_record(uri)
     # a `//user:password@` login: the slow way, masked
     if (
