@@ -31,7 +31,8 @@ from .encoding import LEVELS, canonical, compare, equivalent, to_level
 from .context import extract, extract_stream
 from .access import retrieve
 from .transport import RetrievalError, DEFAULT_TOTAL_TIMEOUT
-from .schemes import parse_url, url_record
+from .schemes import parse_url, url_record, _record_re, _fast_generic
+from .catalog import _READERS
 
 # %% ../nbs/30_cli.ipynb #d76832b6
 # lines per write when streaming from a file; one line per write from a pipe or terminal
@@ -274,6 +275,14 @@ _JSON = json.JSONEncoder(ensure_ascii=False).encode
 _STR = json.encoder.encode_basestring
 # one value in the f-string, as `_JSON` writes it
 _VALUE = "{'null' if (x := %s) is None else S(x) if type(x) is str else O(x)}"
+# ... and as it is written when no value holds a character JSON escapes (`_plain_line`)
+_PLAIN_VALUE = (
+    "{'null' if (x := %s) is None else f'\"{x}\"' if type(x) is str else str(x) if type(x) is int "
+    "else O(x)}"
+)
+# ... a part typed `Optional[str]`, and one typed `str` (`_plain_line`'s readers keep the types)
+_PLAIN_OPT = "{'null' if (x := %s) is None else f'\"{x}\"'}"
+_PLAIN_STR = '"{%s}"'
 
 _Writer = Callable[[tuple[Any, ...], tuple[Any, ...]], str]
 _WRITERS: dict[type, _Writer] = {}  # scheme class -> its `_writer`
@@ -288,15 +297,21 @@ def _writer(cls: type) -> _Writer:
     return w
 
 
-def _make_writer(cls: type) -> _Writer:
+def _template(t: Any) -> str:
+    "The plain writer's f-string of one value of the type `t`"
+    return _PLAIN_STR if t is str else _PLAIN_OPT if t == Optional[str] else _PLAIN_VALUE
+
+
+def _make_writer(cls: type, plain: bool = False) -> _Writer:
     "`_writer(cls)`, generated: `f'{K0}{value of g[0]}{K1}…{KE}'`"
-    # each `K` is a constant (a key as JSON, or the kind)
+    # each `K` is a constant (a key as JSON, or the kind); `plain`: strings written unescaped
     keys = [*URI._fields, "kind", *(key for _, key in _columns(cls))]
-    values = (
-        [_VALUE % f"g[{k}]" for k in range(len(URI._fields))]
-        + [""]
-        + [_VALUE % f"v[{i}]" for i, _ in _columns(cls)]
-    )
+    init = [f.type for f in dataclasses.fields(cls) if f.init]
+    typed = [(f"g[{k}]", URI.__annotations__[f]) for k, f in enumerate(URI._fields)] + [
+        (f"v[{i}]", init[i]) for i, _ in _columns(cls)
+    ]
+    values = [(_template(t) if plain else _VALUE) % part for part, t in typed]
+    values.insert(len(URI._fields), "")  # the kind: a constant
     ns: dict[str, Any] = {"S": _STR, "O": lambda x: _JSON(_value(x)), "KE": "}"}
     # the constants are arguments' defaults: the source holds their names, never their text
     for n, key in enumerate(keys):
@@ -310,6 +325,67 @@ def _make_writer(cls: type) -> _Writer:
     body = "".join(f"{{K{n}}}{value}" for n, value in enumerate(values)) + "{KE}"
     exec(f'def write(g, v, {consts}, KE=KE): return f"""{body}"""', ns)
     return cast(_Writer, ns["write"])
+
+# %% ../nbs/30_cli.ipynb #9a3c5e71
+# `parse -` on a line that holds no '@', '%' or '"', read by a built-in fast reader whose values
+# are slices of the line: its record regex admits no backslash or control, so nothing in the line
+# needs escaping, and each string is written between quotes as it is (`url_record`'s fast path,
+# without its URI or its tuples)
+_PLAIN_READERS = {  # (module, fast reader) -> (the class it reads, its pattern's function or "")
+    ("uri1630.schemes", "_fast_generic"): ("GenericURL", ""),
+    ("uri1630.schemes.file", "_fast_file"): ("FileURL", "_file_re"),
+    ("uri1630.schemes.http", "_fast_http"): ("HttpURL", ""),
+}
+_Plain = tuple[type, _Writer, Optional[re.Pattern[str]]]
+_PLAIN: dict[Any, Optional[_Plain]] = {}  # fast reader -> (its class, plain writer, pattern)
+
+
+def _plain_writer(fast: Any) -> Optional[_Plain]:
+    "(class, plain writer, pattern) of the fast reader `fast`, if one of `_PLAIN_READERS`"
+    key = (str(getattr(fast, "__module__", "")), str(getattr(fast, "__name__", "")))
+    name, pattern = _PLAIN_READERS.get(key, ("", ""))
+    mod = sys.modules[key[0]] if name else None
+    cls: Optional[type] = getattr(mod, name, None)
+    p = getattr(mod, pattern)() if pattern else None
+    w = _PLAIN[fast] = None if cls is None else (cls, _make_writer(cls, plain=True), p)
+    return w
+
+
+def _plain_file(uri: str) -> Optional[str]:
+    "`_plain_line` of a `file:` URL: one match of its reader's pattern, the generic split by `find`"
+    # the pattern admits `URL_CHARS` and a '#' before the fragment only: the record regex's split
+    r = _READERS.get("file")
+    w = None if r is None else _PLAIN.get(r[1])
+    n = None if w is None or w[2] is None else w[2].match(uri, 5)
+    if n is None:
+        return None
+    h = uri.find("#")
+    end = len(uri) if h < 0 else h
+    q = uri.find("?", 5, end)
+    g = ("file", uri[5:end] if q < 0 else uri[5:q], None if q < 0 else uri[q + 1 : end], n[3])
+    return w[1](g, (uri, r[0], n[1] or "", n[2], n[3]))  # type: ignore[index]
+
+# %% ../nbs/30_cli.ipynb #9a3c5e75
+def _plain_line(uri: str) -> Optional[str]:
+    "`parse -`'s line for `uri` by a `_PLAIN_READERS` reader, or `None` (`_json_line` reads it)"
+    # a line with an '@', a '%' or a '"' never: it may hold a login, a decoded part or a quote
+    if "@" in uri or "%" in uri or '"' in uri:
+        return None
+    if uri.startswith("file:") and (line := _plain_file(uri)) is not None:
+        return line
+    m = _record_re().match(uri)
+    r = m and _READERS.get(m[1])
+    if r is None:
+        return None
+    fast = r[1]
+    w = _PLAIN[fast] if fast in _PLAIN else _plain_writer(fast)
+    if w is None:
+        return None
+    g = m.groups()  # type: ignore[union-attr]
+    if fast is _fast_generic:
+        return w[1](g, (uri, r[0], g[1], g[2], g[3]))
+    f = fast(uri, r[0], m.end(1) + 1)  # type: ignore[union-attr, misc]
+    return None if f is None or f[0] is not w[0] else w[1](g, f[1])
 
 # %% ../nbs/30_cli.ipynb #f749544c
 def _login_like(uri: str) -> bool:
@@ -329,6 +405,8 @@ _COLON_AT_ENCODED = re.compile(":[^/:]*%(?:25)*40")  # runs between ':'s: linear
 def _json_line(uri: str) -> str:
     "`_JSON(parts(uri))`: the line `parse -` writes for `uri`, a password shown as `***`"
     # RFC 1738 §6
+    if (line := _plain_line(uri)) is not None:
+        return line
     g, cls, values = url_record(uri)
     # a `//user:password@` login: the slow way, masked
     if (
