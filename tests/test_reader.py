@@ -153,6 +153,7 @@ def _not_provided(extras: list[str], files: list[Path]) -> dict[str, list[str]]:
     have = _closure([r for e in extras for r in ini["DEFAULT"][f"{e}_requirements"].split()])
     dists = metadata.packages_distributions()
     local = {p.stem for p in ROOT.glob("*/*.py")} | {p.stem for p in ROOT.glob("tests/*/*.py")} | {p.stem for p in ROOT.glob("*/*/*.py")}
+    local |= {p.parent.name for p in ROOT.glob("tests/*/__init__.py")}   # the tests' own packages (tests/attacks)
     missing: dict[str, list[str]] = {}
     for f in files:
         for mod in sorted(_imports(f)):
