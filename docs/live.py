@@ -389,6 +389,7 @@ LITE_SKIP = {   # browser_plan's kinds (and the build's skip flags): what the ce
     "dask": "needs dask (not in the browser)", "timing": "timings and plots (measured by the build)",
     "files": "reads the repository's files", "": "needs what a browser lacks", "skip": "not run by the notebook's tests",
     "above": "uses what a cell skipped above defines", "widgets": "shows ipywidgets",
+    "calls": "calls a function above that needs what a browser lacks (a process, the network, files)",
     "threads": "starts threads (a browser's Python has none)",
 }
 
@@ -441,7 +442,7 @@ def browser_plan(cells, page=False) -> list:
         names = _names(src)
         now = _names(_run_now(src)) if why is None and names and _defines_only(src) else None
         if now and now[1] & (skipped | set(tainted)):   # what it runs now (a table, a default) reads what is missing
-            why = "above"
+            why = "above" if now[1] & skipped else "calls"
         elif why is None and names and _defines_only(src):
             # it runs (it only defines); a function whose body needs what a browser lacks, or calls one that
             # does, taints its name: a cell that calls it is skipped
@@ -452,7 +453,7 @@ def browser_plan(cells, page=False) -> list:
             else:
                 for n in names[0]: tainted.pop(n, None)
         elif why is None and names and names[1] & (skipped | set(tainted)):   # reads what a skipped cell defines
-            why = "above"
+            why = "above" if names[1] & skipped else "calls"   # or calls a function that needs what is missing
         if names and why is not None: skipped |= names[0]
         elif names: skipped -= names[0]
         plan.append(why)

@@ -316,7 +316,6 @@
     }
     for (const cell of page.querySelectorAll("div.cell[class*='tag_u1630-static']")) {
       const why = [...cell.classList].find(c => c.startsWith("tag_u1630-static-"));
-      if (why === "tag_u1630-static-widgets") continue;   // the page's banner says where the ipywidgets explorers run
       const note = document.createElement("p");
       note.className = "u1630-static-note";
       note.textContent = STATIC_WHY[why ? why.slice("tag_u1630-static-".length) : ""] || STATIC_WHY[""];
@@ -330,6 +329,8 @@
     "timing": "Static here: timings measured by the build; a browser's would not be comparable.",
     "files": "Static here: this cell reads the repository's files, which the page does not carry.",
     "above": "Static here: this cell uses what a cell above that stays static defines.",
+    "calls": "Static here: this cell calls a function defined above whose body needs what a page lacks (a process, the network, files).",
+    "widgets": "Static here: this cell builds ipywidgets, which run in JupyterLab (\u201cOpen as a notebook\u201d); the page's explorer is their live form.",
     "skip": "Static here: the notebook's tests do not run this cell (slow, or not a test).",
     "threads": "Static here: this cell starts threads, which a browser's Python cannot.",
     "": "Static here.",
