@@ -193,7 +193,7 @@ def fixup(proc, parts):
                 d = _directives(src) | set(c.get("metadata", {}).pop("u1630_directives", []))
                 if "nbdev_export()" in src: continue
                 if d & {"#|hide", "#|include:false"}:   # not shown; what it defines, the page defines before what follows
-                    if plan.get(id(c), "") is None and (live._names(src) or [()])[0]: cells.append(_hidden_cell(c, len(cells)))
+                    if plan.get(id(c), "") is None and live.binds(src): cells.append(_hidden_cell(c, len(cells)))
                     continue
                 tags = c.setdefault("metadata", {}).setdefault("tags", [])
                 if "#|echo:false" in d: tags.append("remove-input")
@@ -210,7 +210,7 @@ def fixup(proc, parts):
                 if "remove-input" not in tags and src:   # live.browser_plan decides, as it does for JupyterLite
                     tags.append("u1630-run" if why is None else f"u1630-static-{why}".rstrip("-"))
                     runnable |= why is None
-                elif why is None and (live._names(src) or [()])[0]:   # its output shown, what it defines run unseen
+                elif why is None and live.binds(src):   # its output shown, what it defines run unseen
                     cells.append(_hidden_cell(c, len(cells)))
                 for o in c.get("outputs", []):
                     data = o.get("data", {})
@@ -236,9 +236,8 @@ def fixup(proc, parts):
         if runnable:
             for c in cells:
                 if c.get("id") == "u1630-banner": c.update(_live_banner(p.stem, runnable=True))
-            code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-            data = [n for n in _beside() if n in code]
-            if data: cells.insert(0, _hidden_data(data))
+            data = live.beside_code(_beside(), "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"))
+            if data: cells.insert(0, _hidden_script(data.strip(), "data"))
         else: cells = [c for c in cells if not c.get("id", "").startswith("u1630-hidden")]
         nb["cells"] = cells
         p.unlink()
@@ -331,7 +330,8 @@ def _page_plan(nbcells):
         if c["cell_type"] != "code": continue
         src = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
         src = "\n".join(c.get("metadata", {}).get("u1630_directives", []) + [src])
-        if live._lite_source(src) is not None: code.append((c, live._lite_source(src)))
+        lite = live._lite_source(src)
+        if lite is not None: code.append((c, lite))
     plan = live.browser_plan([(src, c.get("metadata", {}).get("tags", [])) for c, src in code], page=True)
     return {id(c): why for (c, _), why in zip(code, plan)}
 
@@ -348,13 +348,6 @@ def _hidden_cell(c, k):
     src = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
     src = live._lite_source(src) or ""
     return _hidden_script("\n".join(l for l in src.splitlines() if not l.lstrip().startswith("#|")), k)
-
-
-def _hidden_data(names):
-    "The data files of nbs/ the page's code reads beside itself, written into the page's Python first"
-    src = "from pathlib import Path as _Path\n" + "\n".join(
-        f"_Path({n!r}).write_text({t!r}, encoding='utf-8')" for n, t in _beside().items() if n in names)
-    return _hidden_script(src, "data")
 
 
 def _doc_host():

@@ -513,6 +513,19 @@ def _names(src):
     return top, (top_uses - top) | (uses - bound)
 
 
+def beside_code(beside: dict, code: str) -> str:
+    """Python that writes the data files of nbs/ (`beside`: {file name: text}) that `code` names into the browser's
+    file system, where it lacks them (the page's runner and JupyterLite without a service worker)"""
+    return "".join(f"\n\nfrom pathlib import Path as _Path\nif not _Path({name!r}).exists():   # the data beside it in nbs/\n"
+                   f"    _Path({name!r}).write_text({text!r}, encoding='utf-8')"
+                   for name, text in sorted(beside.items()) if name in code)
+
+
+def binds(src: str) -> bool:
+    "Does the cell bind a name at its top level (what a later cell may read)?"
+    return bool((_names(src) or [()])[0])
+
+
 def lite_notebook(nb: dict, beside: dict | None = None) -> dict:
     """A notebook for JupyterLite: nbdev's export lines out, the Pyodide kernel, a first cell installing uri1630 from
     the site (and nbdev's show_doc, reduced); a cell that cannot run in a browser is marked `%%browser_skip why`;
@@ -532,11 +545,7 @@ def lite_notebook(nb: dict, beside: dict | None = None) -> dict:
     setup_src = LITE_SETUP
     if any(re.search(r"^\s*(from|import)\s+hypothesis\b", c["source"], re.M) for c in cells if c["cell_type"] == "code"):
         setup_src += LITE_HYPOTHESIS
-    code = "\n".join(c["source"] for c in cells if c["cell_type"] == "code")
-    for name, text in sorted((beside or {}).items()):   # only the files its code names
-        if name in code:
-            setup_src += (f"\n\nfrom pathlib import Path as _Path\nif not _Path({name!r}).exists():   # the data beside it in nbs/\n"
-                          f"    _Path({name!r}).write_text({text!r}, encoding='utf-8')")
+    setup_src += beside_code(beside or {}, "\n".join(c["source"] for c in cells if c["cell_type"] == "code"))
     setup = {"cell_type": "code", "id": "u1630-lite-setup", "metadata": {"jupyter": {"source_hidden": True}},
              "outputs": [], "execution_count": None, "source": setup_src}
     nb["cells"] = [setup] + cells
