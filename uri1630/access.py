@@ -8,7 +8,7 @@ __all__ = ['retrieve', 'register_retrieval', 'NO_RETRIEVAL']
 # %% ../nbs/32_retrieval.ipynb #bb05709d
 import socket
 from typing import Any, Optional, Callable, NoReturn
-from .errors import URIError, Secret, _know, _knowing, _all_password_spans
+from .errors import URIError, Secret, _know, _knowing, _all_password_spans, _cut
 from urllib.parse import unquote
 from .transport import DEFAULT_TOTAL_TIMEOUT, DEFAULT_MAX_BYTES, ANONYMOUS_EMAIL
 from .transport import RetrievalOptions, _Ready, _mask_password, _options, _set_dispatcher
@@ -53,7 +53,7 @@ def _prepare(url: str, o: RetrievalOptions) -> tuple[Source, SchemeURL]:
     port = getattr(u, "port", None)
     # RFC 793: a TCP port is 16 bits
     if port is not None and not 0 <= port <= 65535:
-        why, at = f"port {str(port)[:20]} is not a TCP port (0-65535)", src.start
+        why, at = f"port {_cut(str(port), 20)} is not a TCP port (0-65535)", src.start
         at = _where(src, u, "port") if isinstance(u, IPURL) else at  # else: a registered class's
         raise URIError(why, _mask_password(url), at, "port")
     return src, u
@@ -81,7 +81,7 @@ def _check_first(src: Source, u: SchemeURL, o: RetrievalOptions) -> None:
         zero = any(len(g) > 1 and g[0] == "0" for g in host.split("."))
         how = "has a group with a leading zero" if zero else "is not four decimal groups"
         why = (
-            f"the host number {host[:80]!r} {how}: uri1630 "
+            f"the host number {_cut(host, 80)!r} {how}: uri1630 "
             "reads a host number in decimal (RFC 1738 §3.1), but the gateway resolves it, and "
             "many resolvers read a leading zero as octal, hexadecimal or fewer groups as a number"
         )

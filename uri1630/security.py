@@ -9,7 +9,7 @@ __all__ = ['RISK_KINDS', 'LOGIN_SENTENCE', 'risks', 'Risk']
 import re
 from functools import partial
 from typing import NamedTuple, Tuple, Callable, Optional, AbstractSet
-from .errors import URIError, _need_str, _login_split, _bounded
+from .errors import URIError, _need_str, _login_split, _bounded, _cut
 from .grammar import _CONTROL_RE
 from .catalog import _View, Risk
 from .schemes import DEFAULT_PORTS, SCHEME_ENTRIES, IPURL, SchemeURL, Source, _read
@@ -97,7 +97,8 @@ def _port_risks(
     # modulo 65536)
     if port > 65535:
         detail = (
-            f"port {str(port)[:20]} is not a TCP port (0-65535): a client that wraps it modulo "
+            f"port {_cut(str(port), 20)} is not a TCP port (0-65535): a client that wraps it "
+            "modulo "
             f"65536 would connect to port {port % 65536}; retrieve refuses it"
         )
         return (Risk("port-range", pos, detail),)
@@ -165,7 +166,7 @@ def _host_risks(
     for g in host.split("."):
         if len(g) > 1 and g[0] == "0":
             detail = (
-                f"the host number group {g[:10]!r} has a leading zero: RFC 1738 reads it in "
+                f"the host number group {_cut(g, 10)!r} has a leading zero: RFC 1738 reads it in "
                 f"decimal ({_bounded(g, 255)}), and so does retrieve, but the C library's "
                 "inet_aton, many resolvers and browsers read it as octal: another program given "
                 "this URL may connect to another host"

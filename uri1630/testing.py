@@ -282,6 +282,7 @@ import atexit
 import shutil
 import signal
 import subprocess
+from .errors import _masked
 import sys
 
 
@@ -360,7 +361,7 @@ def _wait_listening(
     while time.monotonic() < end:
         if proc.poll() is not None:
             err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-            raise RuntimeError(f"{name} exited with {proc.returncode}: {err[-2000:]}")
+            raise RuntimeError(f"{name} exited with {proc.returncode}: {_masked(err)[-2000:]}")
         try:
             with socket.create_connection((HOST, port), timeout=0.5):
                 return

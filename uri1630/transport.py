@@ -19,6 +19,7 @@ from uri1630.errors import (
     _need_str,
     _bounded,
     _masked,
+    _cut,
     _mask_known,
     _visible,
     _same,
@@ -115,7 +116,7 @@ def _hostname(host: str, url: str) -> str:
         host.encode("idna")
     except UnicodeError:
         raise URIError(
-            f"the host {host[:80]!r} is not a valid DNS name "
+            f"the host {_cut(host, 80)!r} is not a valid DNS name "
             "(a label is empty or longer than 63 octets: RFC 1034 §3.1)",
             _mask_password(url),
             None,
@@ -135,8 +136,8 @@ def _address(host: str, url: str) -> tuple[str, bool]:
         if len(groups) == 4 and None not in groups:
             return ".".join(map(str, groups)), True
         raise URIError(
-            f"the host {host[:80]!r} is no host number: four decimal digit groups, each 0-255, "
-            "separated by '.' (RFC 1738 §3.1)",
+            f"the host {_cut(host, 80)!r} is no host number: four decimal digit groups, each "
+            "0-255, separated by '.' (RFC 1738 §3.1)",
             _mask_password(url),
             None,
             "hostnumber",
@@ -148,7 +149,7 @@ def _address(host: str, url: str) -> tuple[str, bool]:
         pass
     else:
         raise URIError(
-            f"the system resolver would read the host {host[:80]!r} as an IP number: "
+            f"the system resolver would read the host {_cut(host, 80)!r} as an IP number: "
             "write a host number as four decimal groups",
             _mask_password(url),
             None,
@@ -246,7 +247,7 @@ def _open(
     "A socket connected to `host`:`port` before the deadline: the port checked, the host looked up"
     if not (isinstance(port, int) and 0 <= port <= 65535):
         raise URIError(
-            f"port {str(port)[:20]} is not in 0-65535", _mask_password(url), None, "port"
+            f"port {_cut(str(port), 20)} is not in 0-65535", _mask_password(url), None, "port"
         )
     name, numeric = _address(host, url)
     addrs = _resolve(name, port, numeric, deadline, fail)
@@ -434,7 +435,7 @@ def _number(
     n = _bounded(digits, 10**19 - 1 if base == 10 else 16**19 - 1, base)
     if n is None:
         c.fail(
-            f"the {what} {digits[:20]!r}{'…' if len(digits) > 20 else ''} has {len(digits)} "
+            f"the {what} {_cut(digits, 20)!r}{'…' if len(digits) > 20 else ''} has {len(digits)} "
             "digits: no length uri1630 reads has more than 19 significant digits",
             status,
             command,
@@ -498,7 +499,7 @@ def _ftp_type(v: object) -> Optional[str]:
     if not isinstance(v, str):
         raise TypeError(f"ftp_type must be one of {FTP_TYPES} or None, not {type(v).__name__}")
     if v.lower() not in FTP_TYPES:
-        raise ValueError(f"ftp_type must be one of {FTP_TYPES} or None, not {v[:20]!r}")
+        raise ValueError(f"ftp_type must be one of {FTP_TYPES} or None, not {_cut(v, 20)!r}")
     return v.lower()
 
 # %% ../nbs/32a_transport.ipynb #bcb2622b

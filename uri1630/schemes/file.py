@@ -124,7 +124,7 @@ def _local_options(style: Optional[str], encoding: str) -> tuple[str, str]:
         text_codec = False
     if not text_codec:
         why = "encoding must be a text encoding such as 'utf-8' or 'latin-1'"
-        raise ValueError(f"{why}, not {encoding[:40]!r}")
+        raise ValueError(f"{why}, not {_cut(encoding, 40)!r}")
     return style, encoding
 
 # %% ../../nbs/18_file.ipynb #27f34e77
@@ -186,7 +186,7 @@ def _windows_bad(s: str, k: int, n: int) -> Optional[tuple[int, str]]:
         return end, f"Windows strips a name's trailing dots and spaces: {why}"
     if s.split(".")[0].rstrip(" ").upper() in _WINDOWS_DEVICES:
         why = "is a Windows device name (CON, PRN, AUX, NUL, COM0-9, LPT0-9, with any extension)"
-        return 0, f"{s[:20]!r} {why}: not a file"
+        return 0, f"{_cut(s, 20)!r} {why}: not a file"
     return None
 
 # %% ../../nbs/18_file.ipynb #4e8e2486

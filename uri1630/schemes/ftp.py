@@ -190,8 +190,8 @@ def _ftp_reply(c: "_Conn", command: str) -> tuple[int, str]:
         if more[:4] == m[1] + b" ":
             break
         if len(text) < 4096:
-            text += b" " + more.strip()[:4096]
-    return code, ServerText(text[:4096])  # for messages: shown, never obeyed
+            text += b" " + _cut(more.strip(), 4096)
+    return code, ServerText(_cut(text, 4096))  # for messages: shown, never obeyed
 
 # %% ../../nbs/11_ftp.ipynb #3bea17bc
 _PASV_RE = re.compile(r"(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3}),(\d{1,3})")

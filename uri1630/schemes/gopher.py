@@ -307,7 +307,7 @@ def _item_fields(item: "MenuItem") -> None:
         )
     if isinstance(item.port, bool) or not (isinstance(item.port, int) and 0 <= item.port <= 65535):
         raise URIError(
-            f"the item's port {str(item.port)[:20]} is not a TCP port (0-65535)",
+            f"the item's port {_cut(str(item.port), 20)} is not a TCP port (0-65535)",
             None,
             None,
             "gopher-menu",
@@ -431,7 +431,7 @@ def _gopher_plus_body(c: "_Conn", command: str) -> bytes:
         c.fail(f"malformed Gopher+ reply header {_cut(head, 80)!r}", command=command)
     h = head.strip()
     if h.startswith(b"-"):
-        why = ServerText((h + b" " + c.read_to_end("the error")).strip()[:200])
+        why = ServerText(_cut((h + b" " + c.read_to_end("the error")).strip(), 200))
         c.fail(f"Gopher+ server error: {why}", command=command)
     if not h.startswith(b"+") or not re.fullmatch(rb"\+(-1|-2|\d+)", h):
         c.fail(f"malformed Gopher+ reply header {_cut(h, 80)!r}", command=command)

@@ -199,7 +199,7 @@ def _http_body(c: "_Conn", status: int, headers: dict[str, str], command: str) -
         while True:
             size = c.readline("a chunk size").split(b";")[0].strip()
             if not size or any(ch not in _HEX_OCTETS for ch in size):
-                c.fail(f"malformed chunk size {size[:20]!r}", status, command)
+                c.fail(f"malformed chunk size {_cut(size, 20)!r}", status, command)
             n = _number(c, size, 16, "chunk size", command, status)
             if n == 0:
                 break
@@ -217,7 +217,7 @@ def _http_body(c: "_Conn", status: int, headers: dict[str, str], command: str) -
     if cl is None:
         return c.read_to_end("the HTTP body")
     if not cl.isascii() or not cl.isdigit():
-        c.fail(f"malformed Content-Length {cl[:20]!r}", status, command)
+        c.fail(f"malformed Content-Length {_cut(cl, 20)!r}", status, command)
     n = _number(c, cl.encode(), 10, "Content-Length", command, status)
     return c.read_exactly(n, "HTTP body")
 
