@@ -19,7 +19,7 @@ import sys
 from typing import Any, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
 from urllib.parse import unquote
 from .errors import URIError, Secret, _hide_password, _masked, _need_str, _at_sign, _unbroken
-from .errors import _all_password_spans, _mask_text
+from .errors import _all_password_spans, _mask_text, _mask_forms
 from .errors import _login_forms
 from .errors import _visible
 from .syntax import URI, parse, _new
@@ -394,7 +394,8 @@ def _login_like(uri: str) -> bool:
     if "@" in uri:
         return True
     # any encoded '@' after a ':' with no '/' between (not only the first: `/a%40b/?n=ftp:...%40h`)
-    return ("%40" in uri or "%2540" in uri) and (
+    # (an '@' encoded any number of times: `%252540`, as `errors._at_sign` reads one)
+    return _at_sign(uri) and (
         "3A" in uri or "3a" in uri or _COLON_AT_ENCODED.search(uri) is not None
     )
 
@@ -427,17 +428,17 @@ def _shown(d: dict[str, Any]) -> dict[str, Any]:
     if not _at_sign(text):
         return d
     d = {**d, **parse(_masked(text))._asdict()}
-    # and each password of the text (as a browser reads it too) in every part that holds it
-    # (and read decoded: a segment of `cwd` is shown decoded, `u%253Ax%3Apw%40h` as `u%3Ax:pw@h`)
+    # and each password of the text (as a browser reads it too) in every part that holds it (and
+    # decoded: a segment of `cwd` is shown decoded, `u%253Ax%3Apw%40h` as `u%3Ax:pw@h`)
     forms = _login_forms(text, unquote(text, "latin-1")) if "%" in text else _login_forms(text)
     masked = frozenset(forms)
     return {k: "***" if k == "password" and v else _shown_value(v, masked) for k, v in d.items()}
 
 
 def _shown_value(v: Any, forms: frozenset[str]) -> Any:
-    "A part as `parse` shows it: each text in it (a list's or tuple's too) with `forms` masked"
+    "A part as `parse` shows it: each text in it (a list's, a tuple's), '@' or not, `forms` masked"
     if isinstance(v, str):
-        return _mask_text(v, forms) if _at_sign(v) else v
+        return _mask_text(v, forms) if _at_sign(v) else _mask_forms(v, sorted(forms), least=2)
     if isinstance(v, (list, tuple)):  # decoded segments (`cwd`), field pairs (`field_items`)
         out = [_shown_value(x, forms) for x in v]
         return out if isinstance(v, list) else tuple(out)

@@ -30,13 +30,15 @@ def _login_split(t: str, i: int, j: int) -> Tuple[int, int]:
 # any run of '/' and '\' (a browser reads `ftp:/u:pw@h/`, `ftp:\\u:pw@h/` as user `u`, password
 # `pw` and sends it: a message shows neither); a run of 3 or more '/' starts one after its last.
 # Such a name starts a word, or follows one character after a '/' (a gopher selector after its
-# type: `/1ftp:/u:pw@h`), or an escape, once or twice encoded (`/%31ftp:/u:pw@h`, `%20ftp:u:pw@h`,
-# `/%2531ftp:`); not inside a name (`news:` holds `ws:`)
+# type: `/1ftp:/u:pw@h`), or an escape encoded any number of times (`/%31ftp:/u:pw@h`,
+# `%20ftp:u:pw@h`, `/%2531ftp:`, `%25252520ftp:`), or a '+' (`urlencode`'s space: `q=see+ftp:`);
+# not inside a name (`news:` holds `ws:`)
 _LOGIN_START = re.compile(
-    r"[/\\]{2,}|(?:(?<![A-Za-z0-9+.\-])|(?<=/.)"
-    r"|(?<=%[0-9A-Fa-f]{2})|(?<=%25[0-9A-Fa-f]{2})|(?<=%2525[0-9A-Fa-f]{2}))"
+    r"[/\\]{2,}|(?:(?<![A-Za-z0-9.\-])|(?<=/.)|(?<=%[0-9A-Fa-f]{2})|(?<=25[0-9A-Fa-f]{2}))"
     r"(?:[Ff][Tt][Pp]|[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?):[/\\]*"
 )
+# a TAB, LF or CR read as a space: it separates a word from a login after it (`1d<TAB>ftp:u:pw@h`)
+_AS_SPACES = str.maketrans("\t\n\r", "   ")
 
 # %% ../nbs/00_errors.ipynb #cf9c4522
 def _through_breaks(
@@ -54,8 +56,10 @@ def _password_spans(
 ) -> list[Tuple[int, int]]:
     "The `(start, end)` of the password of every `//user:password@` login in `text`"
     # split as `parse_login` splits one (the login read to the first '/'); one pass: linear
-    if "\t" in text or "\n" in text or "\r" in text:  # a browser (and urllib) drops them first
-        return _through_breaks(text, lambda t: _password_spans(t, start))
+    if "\t" in text or "\n" in text or "\r" in text:  # a browser (and urllib) drops them first;
+        # read both ways: dropped (a login broken by them) and as a space (a login after one)
+        spaced = _password_spans(text.translate(_AS_SPACES), start)
+        return _through_breaks(text, lambda t: _password_spans(t, start)) + spaced
     out: list[Tuple[int, int]] = []
     # a login may start inside another's (`/x//https:/u:pw@h/`): every start is read, from the
     # end of the one before; the next '/', the last '@' before it and the next ':' are each found
@@ -153,8 +157,9 @@ def _encoded_spans(text: str) -> list[Tuple[int, int]]:
 
 
 def _spans_unbroken(text: str) -> list[Tuple[int, int]]:
-    "`_all_password_spans` of `text` read without its TAB, LF and CR, as spans of `text`"
-    return _merged(_through_breaks(text, _all_password_spans))
+    "`_all_password_spans` of `text` read without its TAB, LF and CR, and with them as spaces"
+    spaced = _all_password_spans(text.translate(_AS_SPACES))  # positions kept: one for one
+    return _merged(_through_breaks(text, _all_password_spans) + spaced)
 
 # %% ../nbs/00_errors.ipynb #336715ac
 def _merged(spans: list[Tuple[int, int]]) -> list[Tuple[int, int]]:
@@ -191,7 +196,9 @@ def _without_quoted_breaks(text: str) -> list[Tuple[int, int]]:
     drop = {k for m in _QUOTED_BREAK.finditer(text) for k in range(*m.span())}
     kept = [i for i in range(len(text)) if i not in drop]
     found = _all_password_spans("".join(text[i] for i in kept), quoted=False)
-    return [(kept[a], kept[b - 1] + 1) for a, b in found if b > a]
+    # and each `\t` as two spaces (a login after one: `'1d\tftp:u:pw@h'`): positions kept
+    spaced = _all_password_spans(_QUOTED_BREAK.sub("  ", text), quoted=False)
+    return [(kept[a], kept[b - 1] + 1) for a, b in found if b > a] + spaced
 
 # %% ../nbs/00_errors.ipynb #b994dc8e
 def _hide_password(text: str, position: int) -> Tuple[str, int]:

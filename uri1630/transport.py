@@ -487,6 +487,11 @@ class RetrievalOptions(NamedTuple):
     ) -> NoReturn:
         raise RetrievalError(message, self.url, None, rule, status, command)
 
+    def __repr__(self) -> str:
+        "The options; the URL's password and the `password` option as `***` (RFC 1738 §6)"
+        shown = self._replace(url=_masked(self.url), password=self.password and "***")
+        return f"RetrievalOptions({', '.join(f'{k}={v!r}' for k, v in zip(self._fields, shown))})"
+
 # %% ../nbs/32a_transport.ipynb #c1c4e8e3
 # RFC 1738 §3.2.2: "<typecode> is one of the characters "a", "i", or "d""
 FTP_TYPES = ("a", "i", "d")

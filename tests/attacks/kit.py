@@ -26,6 +26,7 @@ class Srv:
 
     def one(self, c):
         try:
+            c.settimeout(5)   # a handler never waits for ever
             self.h(c)
         except Exception:
             pass
@@ -34,6 +35,12 @@ class Srv:
 
     def close(self):
         self.s.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
 
 def read_head(c):

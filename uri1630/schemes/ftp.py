@@ -243,7 +243,13 @@ def _ftp_transfer(c: "_Conn", command: str, o: "RetrievalOptions") -> bytes:
     return data
 
 # %% ../../nbs/11_ftp.ipynb #faa08f07
-_PASS_LINE = re.compile(r"\s*PASS\b", re.I)
+_PASS_LINE = re.compile(r"\s*PASS\b\s*", re.I)  # what a server may read as a PASS: `PASS\tpw`
+
+
+def _pass_arg(cmd: str) -> Optional[str]:
+    "The password of `cmd` if it is a `PASS` command (spelt as a server may read one), else None"
+    m = _PASS_LINE.match(cmd)
+    return cmd[m.end() :] if m else None
 
 
 def _shown_command(cmd: str) -> str:
@@ -290,7 +296,7 @@ def _ftp_greeting(c: "_Conn") -> None:
 # %% ../../nbs/11_ftp.ipynb #d2acb721
 def _ftp_command(c: "_Conn", cmd: str, o: "RetrievalOptions", st: _FtpState) -> None:
     "Send one command of the plan, read its reply; `st`: the login state and the transfer's data"
-    verb = cmd.split(" ", 1)[0].upper()
+    verb = "PASS" if _pass_arg(cmd) is not None else cmd.split(" ", 1)[0].upper()
     if verb == "PASS" and st["logged_in"]:
         return
     if st["asked"] and verb != "PASS":
@@ -350,7 +356,7 @@ def _ftp_dialogue(host: str, port: int, commands: Sequence[str], o: "RetrievalOp
 # %% ../../nbs/11_ftp.ipynb #625f4439
 def _pass_secrets(commands: Sequence[str]) -> list[str]:
     "The password of each `PASS` command, as sent and as a message shows it (controls escaped)"
-    secrets = [cmd[5:] for cmd in commands if cmd[:5].upper() == "PASS " and len(cmd) > 5]
+    secrets = [a for a in map(_pass_arg, commands) if a]
     return secrets + [v for v in map(_visible, secrets) if v not in secrets]
 
 
