@@ -106,7 +106,7 @@ BROKEN_WORDS_JS = """() => { const out = [];
     if (!c.offsetParent) continue;
     const w = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
     for (let n = w.nextNode(); n; n = w.nextNode()) {
-      if (n.parentElement.closest('code, a, pre')) continue;
+      if (n.parentElement.closest('code, pre, .u1630-long')) continue;   // a link's words too
       const re = /\\S+/g; let m;
       while ((m = re.exec(n.data))) {
         if (m[0].length < 3 || m[0].length > 16 || /[-\u2013\u2014\\/?]/.test(m[0])) continue;

@@ -145,6 +145,8 @@ def _nblinks(t): return _doclinks(_NBLINK.sub(lambda m: f"]({page_name(m.group(1
 
 def _show_doc_md(t, doc_host):
     "A markdown output as MyST: doc links local (show_doc's own are rendered by docs/u1630_showdoc.py)"
+    # a class the notebook itself defines is `__main__.Level` to show_doc: the reader knows it as `Level`
+    t = re.sub(r"\b__main__\.", "", t)
     if 'class="u1630-symbol"' in t: return _TARGET.sub("", t.replace(doc_host, ""))
     t = re.sub(r"^\s*---\s*\n", "", t)
     t = _SOURCE.sub(lambda m: f'<a class="u1630-source" href="{m.group(1)}">source</a>\n\n', t)
@@ -280,7 +282,7 @@ def _live_banner(stem, runnable):
     links = []
     if LITE.get("built"):
         links.append(f'<a class="u1630-open-nb" href="lite/notebooks/index.html?path={lite_name(stem)}">Open as a notebook</a>'
-                     ' (JupyterLab in your browser, with the ipywidgets explorers)')
+                     ' (Jupyter in your browser, with the ipywidgets explorers)')
     text = ("Code cells marked <b>Run</b> can be edited and run in your browser: Python (Pyodide) loads from this "
             "site on first use, and the cells above the one you run are run first, once." if runnable else "")
     src = (f'<div class="u1630-banner">{" ".join(links)}\n'   # a line break: search excerpts keep the sentences apart
@@ -309,6 +311,7 @@ def ship_notebooks(out):
         ran = WORK / "nbs" / p.name
         nb = json.loads((ran if ran.exists() else p).read_text())
         for c in nb["cells"]: c.get("metadata", {}).pop("u1630_directives", None)
+        nb = live.with_attachments(nb, ROOT)   # its images travel with it
         (out / NOTEBOOKS / p.name).write_text(json.dumps(nb, indent=1, ensure_ascii=False))
 
 

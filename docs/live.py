@@ -526,12 +526,33 @@ def binds(src: str) -> bool:
     return bool((_names(src) or [()])[0])
 
 
+_LOCAL_IMAGE = re.compile(r"!\[([^\]]*)\]\(((?!https?:|data:|attachment:)[^)\s]+\.(?:png|jpe?g|gif|svg))\)")
+
+
+def with_attachments(nb: dict, root: Path) -> dict:
+    """`nb` with each image its markdown names by a path of the repository (`docs/screenshots/x.png`, as the README
+    reads it) carried in the cell as an attachment: a notebook opened anywhere (JupyterLite, a download) shows it"""
+    import mimetypes
+    for c in nb["cells"]:
+        if c["cell_type"] != "markdown": continue
+        src = "".join(c["source"])
+        def attach(m):
+            f = next((d / m[2] for d in (root, root / "nbs") if (d / m[2]).is_file()), None)
+            if f is None: return m[0]
+            mime = mimetypes.guess_type(f.name)[0] or "image/png"
+            c.setdefault("attachments", {})[f.name] = {mime: base64.b64encode(f.read_bytes()).decode()}
+            return f"![{m[1]}](attachment:{f.name})"
+        new = _LOCAL_IMAGE.sub(attach, src)
+        if new != src: c["source"] = new
+    return nb
+
+
 def lite_notebook(nb: dict, beside: dict | None = None) -> dict:
     """A notebook for JupyterLite: nbdev's export lines out, the Pyodide kernel, a first cell installing uri1630 from
     the site (and nbdev's show_doc, reduced); a cell that cannot run in a browser is marked `%%browser_skip why`;
     `beside` ({file name: text}): the data files of nbs/ it reads beside itself, written there by the first cell when
     the browser's file system lacks them (as it does without a service worker)"""
-    nb = json.loads(json.dumps(nb))
+    nb = with_attachments(json.loads(json.dumps(nb)), Path(__file__).resolve().parent.parent)
     cells = []
     for c in nb["cells"]:
         if c["cell_type"] == "code":

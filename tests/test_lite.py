@@ -105,3 +105,16 @@ def test_rfc_page_opens_with_its_text(live):
     assert [c["source"][:8] for c in got] == ["# Title", "> the RF", "what it ", "import r", "re.compi"]
     kept = [md("# T"), code("x = 1"), code("import re"), md("> q")]   # other code before the quote: left as is
     assert build._rfc_text_first(kept) == kept
+
+
+@pytest.mark.parametrize("nb", ALL_NOTEBOOKS, ids=lambda p: p.name)
+def test_a_notebook_opened_anywhere_shows_its_images(live, nb):
+    "Every image a notebook's markdown names by a repository path travels in the JupyterLite copy as an attachment"
+    live, _ = live
+    lite = live.lite_notebook(json.loads(nb.read_text(encoding="utf-8")))
+    for c in lite["cells"]:
+        if c["cell_type"] != "markdown": continue
+        src = "".join(c["source"])
+        assert not live._LOCAL_IMAGE.search(src), f"{nb.name}: an image by a path JupyterLite cannot read: {live._LOCAL_IMAGE.search(src)[0]}"
+        for name in re.findall(r"\(attachment:([^)]+)\)", src):
+            assert name in c.get("attachments", {}), f"{nb.name}: {name} is named but not attached"

@@ -273,7 +273,7 @@ def _urljoin_label(context: str) -> str:
         return "Python <code>urllib.parse.urljoin</code>"
     return (
         f"Python <code>urllib.parse.urljoin</code> (with <code>{html.escape(s)}:</code> read as "
-        "<code>http:</code>: urllib resolves no scheme it does not know)"
+        "<code>http:</code>, as urllib resolves no scheme it does not know)"
     )
 
 # %% ../nbs/24b_render.ipynb #e2a19800

@@ -49,7 +49,7 @@
     for (const cell of article.querySelectorAll("td, th")) {
       const w = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT), nodes = [];
       for (let n = w.nextNode(); n; n = w.nextNode())
-        if (/\S{17,}/.test(n.data) && !n.parentElement.closest("code, a, pre, .u1630-long")) nodes.push(n);
+        if (/\S{17,}/.test(n.data) && !n.parentElement.closest("code, pre, .u1630-long")) nodes.push(n);
       for (const n of nodes) {
         const frag = document.createDocumentFragment();
         for (const part of n.data.split(/(\S{17,})/)) {
