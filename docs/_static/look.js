@@ -68,7 +68,9 @@
     const wraps = [];
     for (const t of article.querySelectorAll("table")) {
       if (t.closest(".u1630-explorer, .u1630-wide-wrap")) continue;
-      if (t.querySelectorAll("tr:first-child > *").length < 7) continue;   // uri1630.css's "wide tables"
+      // uri1630.css's "wide tables" (`tr > :nth-child(7)`): 7 columns or more in a row (not the head's and the
+      // body's first rows added up: a table of 4 columns is no wide table)
+      if (![...t.rows].some(r => r.cells.length >= 7)) continue;
       const w = document.createElement("div");
       w.className = "u1630-wide-wrap";
       t.before(w); w.appendChild(t);
