@@ -16,7 +16,7 @@ from urllib.parse import quote, urlencode
 import uri1630 as u
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kit import Srv  # noqa: E402
+from kit import Srv, read_head  # noqa: E402
 from uri1630.schemes.gopher import parse_menu
 
 P = "Kv7Qx3Jm"  # the password; any 3-character piece of it counts as a leak
@@ -60,12 +60,7 @@ _Srv = Srv   # the attack rounds' loopback server (tests/attacks/kit.py)
 
 def _http(reply):
     def h(c):
-        buf = b""
-        while b"\r\n\r\n" not in buf:
-            d = c.recv(4096)
-            if not d:
-                break
-            buf += d
+        read_head(c)
         c.sendall(reply)
     return _Srv(h)
 
