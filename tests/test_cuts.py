@@ -7,6 +7,7 @@ through `errors._cut(text, n)`, which masks first, or slices a text already mask
 The rule is read from the code (every module of the package), not from a list of the places known.
 """
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,24 @@ def raw_cuts(source: str) -> list[tuple[int, str]]:
         masked = isinstance(v, ast.Call) and getattr(v.func, "id", getattr(v.func, "attr", None)) in MASKED_FIRST | CONTAINERS
         if (head or tail) and not masked:
             found.append((node.lineno, ast.unparse(node)))
+    return found + _format_cuts(source)
+
+
+def _format_cuts(source: str) -> list[tuple[int, str]]:
+    "The cuts a format spelling makes: `f'{x:.20}'`, `'%.20s' % x`, `'{:.20}'.format(x)`"
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FormattedValue) and node.format_spec is not None:
+            spec = "".join(v.value for v in node.format_spec.values if isinstance(v, ast.Constant))
+            if re.search(r"\.\d+s?$", spec) and not _masked_call(node.value):
+                found.append((node.lineno, ast.unparse(node.value) + ":" + spec))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.search(r"%\.\d+s|\{[^{}]*:\.\d+s?\}", node.value):
+            found.append((node.lineno, node.value[:60]))
     return found
+
+
+def _masked_call(v) -> bool:
+    return isinstance(v, ast.Call) and getattr(v.func, "id", getattr(v.func, "attr", None)) in MASKED_FIRST
 
 
 @pytest.mark.parametrize("code,bad", [
@@ -57,7 +75,12 @@ def raw_cuts(source: str) -> list[tuple[int, str]]:
     ('f"{_masked(err)[-2000:]}"', False),
     ("t[:4] == 'http'", False),                                    # a short prefix compared, no cut
     ("text[:n]", False),
-    ("list(seen.items())[:_MAX_ROWS]", False),                     # rows, not a text                                           # `_cut`'s own slice: n is its argument
+    ("list(seen.items())[:_MAX_ROWS]", False),                     # rows, not a text
+    ('f"{text:.20}"', True),                                        # a format's precision cuts too
+    ('"%.20s" % text', True),
+    ('"{:.20}".format(text)', True),
+    ('f"{ratio:.2f}"', False),                                      # a number's precision is no cut
+    ('f"{_masked(text):.20}"', False),                                           # `_cut`'s own slice: n is its argument
 ])
 def test_the_rule_finds_a_raw_cut(code, bad):
     assert bool(raw_cuts(code)) is bad
