@@ -434,11 +434,20 @@ def _shown(d: dict[str, Any]) -> dict[str, Any]:
     masked = frozenset(forms)
     return {k: "***" if k == "password" and v else _shown_value(v, masked) for k, v in d.items()}
 
-
+# %% ../nbs/30_cli.ipynb #f95c228a
 def _shown_value(v: Any, forms: frozenset[str]) -> Any:
     "A part as `parse` shows it: each text in it (a list's, a tuple's), '@' or not, `forms` masked"
     if isinstance(v, str):
-        return _mask_text(v, forms) if _at_sign(v) else _mask_forms(v, sorted(forms), least=2)
+        if _at_sign(v):
+            return _mask_text(v, forms)
+        # (the forms looked for one by one: a few; with hundreds, the part is `***`: linear)
+        return (
+            v
+            if not forms
+            else _mask_forms(v, sorted(forms), least=2)
+            if len(forms) <= 64
+            else "***"
+        )
     if isinstance(v, (list, tuple)):  # decoded segments (`cwd`), field pairs (`field_items`)
         out = [_shown_value(x, forms) for x in v]
         return out if isinstance(v, list) else tuple(out)

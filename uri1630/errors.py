@@ -188,7 +188,8 @@ def _all_password_spans(text: str, quoted: bool = True) -> list[Tuple[int, int]]
     return _merged(spans)
 
 
-_QUOTED_BREAK = re.compile(r"\\[tnr]")
+# (and any control character a repr or `_visible` writes as an escape: `\x0c`, `\u2028`)
+_QUOTED_BREAK = re.compile(r"\\(?:[tnr]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
 
 
 def _without_quoted_breaks(text: str) -> list[Tuple[int, int]]:

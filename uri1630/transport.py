@@ -49,7 +49,10 @@ class RetrievalError(URIError):
     ):
         # a command may quote what a server named (a user it asked a password for)
         self.status = status
-        self.command = _visible(command) if isinstance(command, str) else command
+        # masked as the message is (RFC 1738 §6: `GET /x//u:pw@h`), then its controls shown
+        self.command = (
+            _visible(_mask_known(_masked(command))) if isinstance(command, str) else command
+        )
         super().__init__(message, _mask_password(text), position, rule)
 
     def __reduce__(self) -> tuple[Callable[..., "RetrievalError"], tuple[object, ...]]:
@@ -263,7 +266,7 @@ def _shown_trace(
 
     def shown(direction: str, line: str) -> object:
         # RFC 1738 §6: the passwords the retrieval knows, masked (a server may echo one)
-        return trace(direction, ServerText(_mask_known(line)))
+        return trace(direction, ServerText(_mask_known(_masked(line))))  # and any login in it
 
     return shown
 

@@ -504,7 +504,8 @@ def gopher_exchange(
         # an error is one type-3 line, nothing more
         first = data[: data.find(b"\n") + 1] or data
         if first[:1] == b"3" and first.count(b"\t") >= 3 and not data[len(first) :].strip():
-            why = ServerText(first[1:].split(b"\t")[0])
+            # masked whole, then cut at its TAB (a login read through a TAB: `ftp://u:pw<TAB>@h`)
+            why = ServerText(_cut(first[1:], len(first)).split(b"\t")[0])
             o.fail(f"gopher server error: {why}", "gopher", command=request.rstrip("\r\n"))
     return data
 
