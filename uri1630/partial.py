@@ -398,7 +398,7 @@ def _finish(merged: str, start: int, tail: str, trace: Optional[list[ResolutionS
             PARTIAL_SENTENCES["dots"],
             out,
             f'removed {counts[0]} "xxx/../" and {counts[1]} "/."; '
-            f'the root {root!r} is kept: no ".." climbs above it'
+            f'the root {root!r} is never removed (a ".." with no element before it stays)'
             if counts != [0, 0]
             else 'no "xxx/../" or "/." to remove',
         )

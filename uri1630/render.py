@@ -456,13 +456,24 @@ _STEPS_HEAD = (
 )
 
 
+# uri1630's own note after an RFC sentence (`PARTIAL_SENTENCES`): shown after the closing quote mark
+_NOTE = re.compile(r"\s*(\((?:RFC 1630\b|The partial)[^()]*\))$")
+
+
+def _quoted(sentence: str) -> str:
+    "The RFC's sentence in quotation marks, and a note of uri1630's after it, outside them"
+    m = _NOTE.search(sentence)
+    quote, note = (sentence[: m.start()], " " + m[1]) if m else (sentence, "")
+    return f"&ldquo;{html.escape(quote)}&rdquo;{html.escape(note)}"
+
+
 def _step_rows(steps: Any) -> str:
     "The table rows of the resolution `steps`: number, rule, result, what it did and its sentence"
     return "".join(
         f"<tr><td>{i}</td><td><b>{html.escape(s.rule)}</b></td>"
         f"<td><code>{html.escape(_masked(s.result))}</code></td>"
         f"<td>{html.escape(_masked(s.detail))}<br>"
-        f'<i style="font-size:smaller">&ldquo;{html.escape(s.sentence)}&rdquo;</i></td></tr>'
+        f'<i style="font-size:smaller">{_quoted(s.sentence)}</i></td></tr>'
         for i, s in enumerate(steps, 1)
     )
 
