@@ -58,6 +58,11 @@ _MAX_ROWS = 32  # rows of the table of changes; the rest are counted
 # %% ../nbs/24b_render.ipynb #6aea1820
 # every renderer: len(html) <= _FACTOR * len(input) + _FRAME (the frame: styles, legend, a table)
 _FACTOR, _FRAME = 100, 16_384
+# said under a rendering where the password's text was masked outside its own field too
+_ELSEWHERE = (
+    '<p class="u1630-note" style="font-size:smaller">*** also stands where the password&#x27;s text'
+    " stands in another field or label: masked there too (RFC 1738 §6).</p>"
+)
 
 
 def _too_large(size: int, n: int) -> str:
@@ -117,7 +122,12 @@ def _in_proportion(*inputs: str) -> Callable[[_R], _R]:
             # RFC 1738 §6: the password of each login in a text it shows, in any form, cut or not
             # (many forms: where they stand as a login's password, linear: `_mask_text`)
             forms = _html_forms(given.get(name) for name in inputs)
-            out = _mask_forms(out, forms) if len(forms) <= 64 else _mask_text(out, frozenset(forms))
+            shown = (
+                _mask_forms(out, forms) if len(forms) <= 64 else _mask_text(out, frozenset(forms))
+            )
+            # the password's own field is `***` already: what changed here is the same text standing
+            # elsewhere (a user or host equal to it, a word of a label): the reader is told why
+            out = shown if shown == out else shown + _ELSEWHERE
             n = sum(_size(given.get(name)) for name in inputs)
             return out if len(out) <= _FACTOR * n + _FRAME else _too_large(len(out), n)
 
@@ -659,12 +669,13 @@ def parts_html(
             obj = parse_url(_masked(text))
         except URIError:
             pass
+    given: dict[str, tuple[object, object]] = {}  # each field: (its value, as shown)
     if is_dataclass(obj):
+        for f in fields(obj):
+            if f.name != "text" and f.init:
+                given[f.name] = (getattr(obj, f.name), _secret_free(getattr(obj, f.name), secrets))
         rows += [
-            f"<tr><td>{f.name}</td>"
-            f"<td><code>{_value(_secret_free(getattr(obj, f.name), secrets))}</code></td></tr>"
-            for f in fields(obj)
-            if f.name != "text" and f.init
+            f"<tr><td>{k}</td><td><code>{_value(s)}</code></td></tr>" for k, (_, s) in given.items()
         ]
     for name, v in _derived(obj):
         shown = (
@@ -674,7 +685,9 @@ def parts_html(
             else f"<code>{_value(_secret_free(v, secrets))}</code>"
         )
         rows.append(f'<tr class="u1630-derived"><td><i>{name}</i></td><td>{shown}</td></tr>')
-    return f'<table class="u1630-parts">{"".join(rows)}</table>'
+    # a field not the password but holding its text (`ftp://ftp:ftp@…`'s user) shows `***`: said why
+    other = any(k != "password" and s != v for k, (v, s) in given.items())
+    return f'<table class="u1630-parts">{"".join(rows)}</table>' + (_ELSEWHERE if other else "")
 
 # %% ../nbs/24b_render.ipynb #a38a6819
 def _browser_parse_html(
