@@ -61,10 +61,24 @@
       }
     }
   }
+  // code in a table may break anywhere (its column stays narrow); it breaks first after a '_', '.', '/' or '-'
+  // (`00a_front_|matter`, `uri1630.|schemes.|gopher`), where a reader expects a name to continue
+  function codeBreaks(article) {
+    for (const code of article.querySelectorAll("td code, th code")) {
+      const w = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), nodes = [];
+      for (let n = w.nextNode(); n; n = w.nextNode()) if (n.data.length >= 12 && /[_./-]./.test(n.data)) nodes.push(n);
+      for (const n of nodes) {
+        const frag = document.createDocumentFragment();
+        n.data.split(/(?<=[_./-])/).forEach((p, i) => { if (i) frag.appendChild(document.createElement("wbr")); frag.appendChild(document.createTextNode(p)); });
+        n.replaceWith(frag);
+      }
+    }
+  }
   function wideTables() {
     const article = document.querySelector("article[role=main]");
     if (!article) return;
     longTokens(article);
+    codeBreaks(article);
     const wraps = [];
     for (const t of article.querySelectorAll("table")) {
       if (t.closest(".u1630-explorer, .u1630-wide-wrap")) continue;
