@@ -50,7 +50,8 @@
 
   // ---------------------------------------------------------------- explorers
   function browserJoin(context, partial) {
-    try { return new URL(partial, context).href; } catch (e) { return `(${e.name}: ${e.message})`; }
+    // (a context the URL standard cannot use as a base, `news:comp.x`: said in words, not as a JavaScript error)
+    try { return new URL(partial, context).href; } catch (e) { return "(no URL: the browser's URL standard cannot resolve against this context)"; }
   }
   function browserParse(text) {
     try { const u = new URL(text); return JSON.stringify({ href: u.href, protocol: u.protocol }); }
