@@ -65,6 +65,7 @@
   // (`00a_front_|matter`, `uri1630.|schemes.|gopher`), where a reader expects a name to continue
   function codeBreaks(article) {
     for (const code of article.querySelectorAll("td code, th code")) {
+      if (code.closest(".u1630-wide-wrap")) continue;   // a wide table sizes its columns with its code whole
       const w = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), nodes = [];
       for (let n = w.nextNode(); n; n = w.nextNode()) if (n.data.length >= 12 && /[_./-]./.test(n.data)) nodes.push(n);
       for (const n of nodes) {
@@ -78,7 +79,6 @@
     const article = document.querySelector("article[role=main]");
     if (!article) return;
     longTokens(article);
-    codeBreaks(article);
     const wraps = [];
     for (const t of article.querySelectorAll("table")) {
       if (t.closest(".u1630-explorer, .u1630-wide-wrap")) continue;
@@ -90,6 +90,7 @@
       t.before(w); w.appendChild(t);
       wraps.push(w);
     }
+    codeBreaks(article);   // after the wide tables are wrapped: theirs keep their own rule
     if (!wraps.length) return;
     function fit() {
       // to the window's right edge: over the contents column where furo shows one (the table is opaque, above it)
