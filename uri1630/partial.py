@@ -597,6 +597,18 @@ def _shared(a: str, b: str) -> int:
             hi = mid - 1
     return lo
 
+
+def _shared_dir(d: str, tbase: str, r: int) -> int:
+    "The last slash `q` before `r` in `d` with `d[: q + 1]` a prefix of `tbase` (-1: none)"
+    # a few directories up from `r`, one comparison each (a `../` or two is the common climb);
+    # then the binary search, whatever the depth
+    q = d.rfind("/", 0, r)
+    for _ in range(3):
+        if q < 0 or tbase.startswith(d[: q + 1]):
+            return q
+        q = d.rfind("/", 0, q)
+    return d.rfind("/", 0, _shared(d, tbase))
+
 # %% ../nbs/07_partial_form.ipynb #3e68c250
 def _climbs(base: str, start: int, tbase: str) -> tuple[str, list[tuple[str, Optional[int]]]]:
     "The context's directory `d`, and `(x, m)`: paths `x` that may give `tbase` after `d`"
@@ -607,7 +619,7 @@ def _climbs(base: str, start: int, tbase: str) -> tuple[str, list[tuple[str, Opt
         return base[:start], [(tbase[start:], None), ("./" + tbase[start:], 0)]
     d = base[: r + 1]
     # the longest directory both share
-    q = d.rfind("/", 0, _shared(d, tbase)) if not tbase.startswith(d) else r
+    q = r if tbase.startswith(d) else _shared_dir(d, tbase, r)
     q, m = (start - 1, d.count("/", start)) if q < start else (q, d.count("/", q + 1))
     rest = tbase[q + 1 :]
     # None: `d + x` is `tbase` itself
@@ -886,6 +898,16 @@ def _pathless(context: str, kc: int, ec: int, target: str, et: int, reading: str
             return target[et:] if target[et : et + 1] == "?" else "/" + target[et:]
     return _relative_forms(context[:ec], kc + 1, target, et, reading)
 
+# %% ../nbs/07_partial_form.ipynb #5c0e7a11
+def _other_scheme(context: str, target: str, reading: str) -> str:
+    "`target`, whose scheme is not the context's; or the error for arguments `relative` refuses"
+    kc, _, _ = _split(context)
+    kt, _, _ = _split(target)
+    if kc <= 0 or kt <= 0 or context[0] not in _LETTERS or target[0] not in _LETTERS:
+        _check_relative(context, target, reading)
+    # RFC 1630 p. 10: "If the scheme parts are different, the whole absolute URI must be given."
+    return target
+
 # %% ../nbs/07_partial_form.ipynb #1cf85e16
 # RFC 1630 p. 10: "partial URIs can be generated in virtual objects"
 def relative(
@@ -897,12 +919,13 @@ def relative(
     if type(context) is not str or type(target) is not str or reading not in SLASH_READINGS:
         context, target = _relative_args(context, target, reading)
     kc, ec, hc = _split(context)
-    kt, et, ht = _split(target)
-    if kc <= 0 or kt <= 0 or context[0] not in _LETTERS or target[0] not in _LETTERS:
-        _check_relative(context, target, reading)
-    if kt != kc or target[:kt] != context[:kc]:
-        # different schemes: "the whole absolute URI must be given"
-        return target
+    if kc <= 0 or context[0] not in _LETTERS or not target.startswith(context[: kc + 1]):
+        return _other_scheme(context, target, reading)
+    # the same scheme: its colon is the target's first, before any "/", "?" or "#"; where the
+    # target's path ends
+    ht = target.find("#")
+    qt = target.find("?", 0, ht) if ht >= 0 else target.find("?")
+    et = qt if qt >= 0 else ht if ht >= 0 else len(target)
     if (target if ht < 0 else target[:ht]) == (context if hc < 0 else context[:hc]):
         # the context object: nothing is shorter
         return "" if ht < 0 else target[ht:]
