@@ -863,30 +863,40 @@ def _other_forms(
         best = _best_slash_climb(base, start, tbase, tail, reading, best)
     return best
 
+# %% ../nbs/07_partial_form.ipynb #5c0e7a13
+def _root(base: str, start: int) -> int:
+    "Offset of the root of the path of `base` (its first single slash after `start`), or -1"
+    # the common case, `//site/`: the slash after a non-void site (no regular expression)
+    if base.startswith("//", start):
+        b = base.find("/", start + 2)
+        if b > start + 2 and base[b + 1 : b + 2] != "/":
+            return b
+    m = _SINGLE.search(base, start)
+    return -1 if m is None else m.start()
+
 # %% ../nbs/07_partial_form.ipynb #a5861e53
 def _relative_forms(base: str, start: int, target: str, et: int, reading: str) -> str:
     "The shortest of the forms `relative` tries"
     # in the context's directory, a climb, a slash form, a slash form that climbs
+    # (the scheme before `start` has no slash: any "/." is after it)
     tbase, tail = target[:et], target[et:]
-    r, td = base.rfind("/"), tbase.find("/.", start)
+    r, tdots = base.rfind("/"), "/." in tbase
     if (
         r >= start
-        and td < 0
+        and not tdots
         and tbase.startswith(base[: r + 1])
         and _last_part_ok(tbase[r + 1 :], tail)
     ):
         # in the context's directory or below: nothing is shorter
         return target[r + 1 :]
     # a climb never removes the root: skip it where the root is not shared
-    f, bd = _SINGLE.search(base, start), base.find("/.", start)
+    s, bd = _root(base, start), base.find("/.")
     # the common case: the root shared, no "//" or dots after it: a climb, or "/" and the path
-    if f is not None and td < 0 and bd < 0:
-        s = f.start()
+    if s >= 0 and not tdots and bd < 0:
         if tbase.startswith(base[: s + 1]) and base.find("//", s) < 0 and tbase.find("//", s) < 0:
             best = _plain_climb(base, start, tbase, tail, target, s)
             return target[s:] if len(target) - s < len(best) else best
-    root = None if f is None else f.start()
-    return _other_forms(base, start, tbase, tail, target, reading, root, bd)
+    return _other_forms(base, start, tbase, tail, target, reading, None if s < 0 else s, bd)
 
 # %% ../nbs/07_partial_form.ipynb #3e6670bf
 def _pathless(context: str, kc: int, ec: int, target: str, et: int, reading: str) -> str:
@@ -921,12 +931,13 @@ def relative(
     kc, ec, hc = _split(context)
     if kc <= 0 or context[0] not in _LETTERS or not target.startswith(context[: kc + 1]):
         return _other_scheme(context, target, reading)
-    # the same scheme: its colon is the target's first, before any "/", "?" or "#"; where the
-    # target's path ends
+    # the same scheme: its colon is the target's first, before any "/", "?" or "#"; the target
+    # without its fragment-id, and where its path ends
     ht = target.find("#")
-    qt = target.find("?", 0, ht) if ht >= 0 else target.find("?")
-    et = qt if qt >= 0 else ht if ht >= 0 else len(target)
-    if (target if ht < 0 else target[:ht]) == (context if hc < 0 else context[:hc]):
+    tb = target if ht < 0 else target[:ht]
+    qt = tb.find("?")
+    et = len(tb) if qt < 0 else qt
+    if et == ec and tb == (context if hc < 0 else context[:hc]):
         # the context object: nothing is shorter
         return "" if ht < 0 else target[ht:]
     if context.rfind("/", 0, ec) <= kc + 2:
