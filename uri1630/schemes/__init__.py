@@ -606,7 +606,7 @@ def _generic_re() -> re.Pattern[str]:
 def _fast_generic(text: str, scheme: str, start: int) -> Optional[_Fields]:
     "The `GenericURL` fields of a well-formed URL of an unknown scheme, or `None`"
     m = _generic_re().match(text, start)
-    return None if m is None else (GenericURL, (text, scheme, *m.groups()))
+    return None if m is None else (GenericURL, (text, scheme) + m.groups())
 
 # %% ../../nbs/09_specific_schemes.ipynb #73bdd846
 def _reader(name: str) -> tuple[str, Optional[_Fast]]:
