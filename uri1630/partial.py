@@ -762,17 +762,18 @@ def _best_climb(base: str, start: int, tbase: str, tail: str, best: str) -> str:
 
 # %% ../nbs/07_partial_form.ipynb #ecfcbc65
 def _plain_climb(base: str, start: int, tbase: str, tail: str, best: str, root: int) -> str:
-    "`_best_climb` where neither the context nor `tbase` has dot elements"
+    "`_best_climb` where neither the context nor `tbase` has dot elements, and both share the root"
     # the context's root slash is at `root`
     # sharing only the root, every climb is longer than `/` and the path
     e = base.find("/", root + 1)
     if e >= 0 and not tbase.startswith(base[: e + 1]) and not base.startswith(tbase):
         return best
     d, xs = _climbs(base, start, tbase)
-    # the elements after the root: as many as a ".." may remove
-    room = d.count("/", root + 1)
+    # the shared root is at or before the directory both share: no climb here removes it (its
+    # `m` is at most the elements after the root); and a climb, written from `.`, is read by the
+    # last-part rule: only a path without one (`m` None) is checked
     for x, m in xs:
-        if len(x) + len(tail) <= len(best) and (m is None or m <= room) and _last_part_ok(x, tail):
+        if len(x) + len(tail) <= len(best) and (m is not None or _last_part_ok(x, tail)):
             best = x + tail
     return best
 
