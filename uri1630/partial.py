@@ -468,7 +468,7 @@ def _climb(context: str, c: int, r: int, partial: str) -> Optional[str]:
         or not context.startswith("//", c + 1)
         or (b := context.find("/", s, r + 1)) <= s
         or context[b + 1 : b + 2] == "/"
-        or context.find("/.", c + 1, r + 1) >= 0
+        or ("/." in context and context.find("/.", c + 1, r + 1) >= 0)
     ):
         # not `scheme://site/…/` without dot elements: the general climb, on the path
         pend = _UPS_RE.match(partial).end()  # type: ignore[union-attr]
@@ -541,7 +541,7 @@ def resolve(
     else:
         # the last-part rule
         merged = context[: r + 1] + partial[:pend]
-    if merged.find("/.", c + 1) >= 0:
+    if "/." in merged:  # (after the context's `scheme:`, which has no slash)
         merged = _remove_dots(merged, c + 1)
     return merged + partial[pend:]
 
