@@ -876,12 +876,12 @@ def _root(base: str, start: int) -> int:
     return -1 if m is None else m.start()
 
 # %% ../nbs/07_partial_form.ipynb #a5861e53
-def _relative_forms(base: str, start: int, target: str, et: int, reading: str) -> str:
-    "The shortest of the forms `relative` tries"
+def _relative_forms(base: str, start: int, target: str, et: int, reading: str, r: int) -> str:
+    "The shortest of the forms `relative` tries (`r`: the last slash of `base`)"
     # in the context's directory, a climb, a slash form, a slash form that climbs
     # (the scheme before `start` has no slash: any "/." is after it)
     tbase, tail = target[:et], target[et:]
-    r, tdots = base.rfind("/"), "/." in tbase
+    tdots = "/." in tbase
     if (
         r >= start
         and not tdots
@@ -907,7 +907,7 @@ def _pathless(context: str, kc: int, ec: int, target: str, et: int, reading: str
         context, ec = context[:ec] + "/" + context[ec:], ec + 1
         if target[:et] == context[:ec]:
             return target[et:] if target[et : et + 1] == "?" else "/" + target[et:]
-    return _relative_forms(context[:ec], kc + 1, target, et, reading)
+    return _relative_forms(context[:ec], kc + 1, target, et, reading, context.rfind("/", 0, ec))
 
 # %% ../nbs/07_partial_form.ipynb #5c0e7a11
 def _other_scheme(context: str, target: str, reading: str) -> str:
@@ -941,6 +941,7 @@ def relative(
     if et == ec and tb == (context if hc < 0 else context[:hc]):
         # the context object: nothing is shorter
         return "" if ht < 0 else target[ht:]
-    if context.rfind("/", 0, ec) <= kc + 2:
+    r = context.rfind("/", 0, ec)
+    if r <= kc + 2:
         return _pathless(context, kc, ec, target, et, reading)
-    return _relative_forms(context[:ec], kc + 1, target, et, reading)
+    return _relative_forms(context[:ec], kc + 1, target, et, reading, r)
