@@ -468,7 +468,7 @@ def _climb(context: str, c: int, r: int, partial: str) -> Optional[str]:
         or not context.startswith("//", c + 1)
         or (b := context.find("/", s, r + 1)) <= s
         or context[b + 1 : b + 2] == "/"
-        or context.find("/.", c + 1, r + 1) >= 0
+        or ("/." in context and context.find("/.", c + 1, r + 1) >= 0)
     ):
         # not `scheme://site/…/` without dot elements: the general climb, on the path
         pend = _UPS_RE.match(partial).end()  # type: ignore[union-attr]
@@ -541,7 +541,7 @@ def resolve(
     else:
         # the last-part rule
         merged = context[: r + 1] + partial[:pend]
-    if merged.find("/.", c + 1) >= 0:
+    if "/." in merged:  # (after the context's `scheme:`, which has no slash)
         merged = _remove_dots(merged, c + 1)
     return merged + partial[pend:]
 
@@ -597,6 +597,18 @@ def _shared(a: str, b: str) -> int:
             hi = mid - 1
     return lo
 
+
+def _shared_dir(d: str, tbase: str, r: int) -> int:
+    "The last slash `q` before `r` in `d` with `d[: q + 1]` a prefix of `tbase` (-1: none)"
+    # a few directories up from `r`, one comparison each (a `../` or two is the common climb);
+    # then the binary search, whatever the depth
+    q = d.rfind("/", 0, r)
+    for _ in range(3):
+        if q < 0 or tbase.startswith(d[: q + 1]):
+            return q
+        q = d.rfind("/", 0, q)
+    return d.rfind("/", 0, _shared(d, tbase))
+
 # %% ../nbs/07_partial_form.ipynb #3e68c250
 def _climbs(base: str, start: int, tbase: str) -> tuple[str, list[tuple[str, Optional[int]]]]:
     "The context's directory `d`, and `(x, m)`: paths `x` that may give `tbase` after `d`"
@@ -607,7 +619,7 @@ def _climbs(base: str, start: int, tbase: str) -> tuple[str, list[tuple[str, Opt
         return base[:start], [(tbase[start:], None), ("./" + tbase[start:], 0)]
     d = base[: r + 1]
     # the longest directory both share
-    q = d.rfind("/", 0, _shared(d, tbase)) if not tbase.startswith(d) else r
+    q = r if tbase.startswith(d) else _shared_dir(d, tbase, r)
     q, m = (start - 1, d.count("/", start)) if q < start else (q, d.count("/", q + 1))
     rest = tbase[q + 1 :]
     # None: `d + x` is `tbase` itself
@@ -750,17 +762,18 @@ def _best_climb(base: str, start: int, tbase: str, tail: str, best: str) -> str:
 
 # %% ../nbs/07_partial_form.ipynb #ecfcbc65
 def _plain_climb(base: str, start: int, tbase: str, tail: str, best: str, root: int) -> str:
-    "`_best_climb` where neither the context nor `tbase` has dot elements"
+    "`_best_climb` where neither the context nor `tbase` has dot elements, and both share the root"
     # the context's root slash is at `root`
     # sharing only the root, every climb is longer than `/` and the path
     e = base.find("/", root + 1)
     if e >= 0 and not tbase.startswith(base[: e + 1]) and not base.startswith(tbase):
         return best
     d, xs = _climbs(base, start, tbase)
-    # the elements after the root: as many as a ".." may remove
-    room = d.count("/", root + 1)
+    # the shared root is at or before the directory both share: no climb here removes it (its
+    # `m` is at most the elements after the root); and a climb, written from `.`, is read by the
+    # last-part rule: only a path without one (`m` None) is checked
     for x, m in xs:
-        if len(x) + len(tail) <= len(best) and (m is None or m <= room) and _last_part_ok(x, tail):
+        if len(x) + len(tail) <= len(best) and (m is not None or _last_part_ok(x, tail)):
             best = x + tail
     return best
 
@@ -851,30 +864,40 @@ def _other_forms(
         best = _best_slash_climb(base, start, tbase, tail, reading, best)
     return best
 
+# %% ../nbs/07_partial_form.ipynb #5c0e7a13
+def _root(base: str, start: int) -> int:
+    "Offset of the root of the path of `base` (its first single slash after `start`), or -1"
+    # the common case, `//site/`: the slash after a non-void site (no regular expression)
+    if base.startswith("//", start):
+        b = base.find("/", start + 2)
+        if b > start + 2 and base[b + 1 : b + 2] != "/":
+            return b
+    m = _SINGLE.search(base, start)
+    return -1 if m is None else m.start()
+
 # %% ../nbs/07_partial_form.ipynb #a5861e53
-def _relative_forms(base: str, start: int, target: str, et: int, reading: str) -> str:
-    "The shortest of the forms `relative` tries"
+def _relative_forms(base: str, start: int, target: str, et: int, reading: str, r: int) -> str:
+    "The shortest of the forms `relative` tries (`r`: the last slash of `base`)"
     # in the context's directory, a climb, a slash form, a slash form that climbs
+    # (the scheme before `start` has no slash: any "/." is after it)
     tbase, tail = target[:et], target[et:]
-    r, td = base.rfind("/"), tbase.find("/.", start)
+    tdots = "/." in tbase
     if (
         r >= start
-        and td < 0
+        and not tdots
         and tbase.startswith(base[: r + 1])
         and _last_part_ok(tbase[r + 1 :], tail)
     ):
         # in the context's directory or below: nothing is shorter
         return target[r + 1 :]
     # a climb never removes the root: skip it where the root is not shared
-    f, bd = _SINGLE.search(base, start), base.find("/.", start)
+    s, bd = _root(base, start), base.find("/.")
     # the common case: the root shared, no "//" or dots after it: a climb, or "/" and the path
-    if f is not None and td < 0 and bd < 0:
-        s = f.start()
+    if s >= 0 and not tdots and bd < 0:
         if tbase.startswith(base[: s + 1]) and base.find("//", s) < 0 and tbase.find("//", s) < 0:
             best = _plain_climb(base, start, tbase, tail, target, s)
             return target[s:] if len(target) - s < len(best) else best
-    root = None if f is None else f.start()
-    return _other_forms(base, start, tbase, tail, target, reading, root, bd)
+    return _other_forms(base, start, tbase, tail, target, reading, None if s < 0 else s, bd)
 
 # %% ../nbs/07_partial_form.ipynb #3e6670bf
 def _pathless(context: str, kc: int, ec: int, target: str, et: int, reading: str) -> str:
@@ -884,7 +907,17 @@ def _pathless(context: str, kc: int, ec: int, target: str, et: int, reading: str
         context, ec = context[:ec] + "/" + context[ec:], ec + 1
         if target[:et] == context[:ec]:
             return target[et:] if target[et : et + 1] == "?" else "/" + target[et:]
-    return _relative_forms(context[:ec], kc + 1, target, et, reading)
+    return _relative_forms(context[:ec], kc + 1, target, et, reading, context.rfind("/", 0, ec))
+
+# %% ../nbs/07_partial_form.ipynb #5c0e7a11
+def _other_scheme(context: str, target: str, reading: str) -> str:
+    "`target`, whose scheme is not the context's; or the error for arguments `relative` refuses"
+    kc, _, _ = _split(context)
+    kt, _, _ = _split(target)
+    if kc <= 0 or kt <= 0 or context[0] not in _LETTERS or target[0] not in _LETTERS:
+        _check_relative(context, target, reading)
+    # RFC 1630 p. 10: "If the scheme parts are different, the whole absolute URI must be given."
+    return target
 
 # %% ../nbs/07_partial_form.ipynb #1cf85e16
 # RFC 1630 p. 10: "partial URIs can be generated in virtual objects"
@@ -897,15 +930,18 @@ def relative(
     if type(context) is not str or type(target) is not str or reading not in SLASH_READINGS:
         context, target = _relative_args(context, target, reading)
     kc, ec, hc = _split(context)
-    kt, et, ht = _split(target)
-    if kc <= 0 or kt <= 0 or context[0] not in _LETTERS or target[0] not in _LETTERS:
-        _check_relative(context, target, reading)
-    if kt != kc or target[:kt] != context[:kc]:
-        # different schemes: "the whole absolute URI must be given"
-        return target
-    if (target if ht < 0 else target[:ht]) == (context if hc < 0 else context[:hc]):
+    if kc <= 0 or context[0] not in _LETTERS or not target.startswith(context[: kc + 1]):
+        return _other_scheme(context, target, reading)
+    # the same scheme: its colon is the target's first, before any "/", "?" or "#"; the target
+    # without its fragment-id, and where its path ends
+    ht = target.find("#")
+    tb = target if ht < 0 else target[:ht]
+    qt = tb.find("?")
+    et = len(tb) if qt < 0 else qt
+    if et == ec and tb == (context if hc < 0 else context[:hc]):
         # the context object: nothing is shorter
         return "" if ht < 0 else target[ht:]
-    if context.rfind("/", 0, ec) <= kc + 2:
+    r = context.rfind("/", 0, ec)
+    if r <= kc + 2:
         return _pathless(context, kc, ec, target, et, reading)
-    return _relative_forms(context[:ec], kc + 1, target, et, reading)
+    return _relative_forms(context[:ec], kc + 1, target, et, reading, r)

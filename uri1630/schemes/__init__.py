@@ -123,8 +123,10 @@ def _check(self: Source, i: int, j: int, allowed: str, rule: str, escapes: bool 
                 "'%' must be followed by two hexadecimal digits;"
                 " a percent sign as such is written %25"
             )
-            self.fail(k, "escape", why)
-        self.fail(k, rule, f"{describe_char(t[k])} is not allowed here; it must be encoded")
+            raise URISyntaxError(why, t, k, "escape")
+        # (raised here, not by `self.fail`: a frame less on the way out of every error)
+        why = f"{describe_char(t[k])} is not allowed here; it must be encoded"
+        raise URISyntaxError(why, t, k, rule)
     return t[i:j]
 
 
@@ -141,8 +143,18 @@ _SCHEME_CHARS = {
 }
 
 
+@lru_cache(maxsize=1)
+def _head() -> re.Pattern[str]:
+    'RFC 1738 §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (any case), and its `:`'
+    return re.compile(f"({_cls(ALPHA)}{_cls(RFC1738_SCHEME)}*):")
+
+
 def _read_scheme(text: str, i: int, end: int, rfc: str) -> int:
     "Index of the `:` ending the scheme name that starts at `i`"
+    # RFC 1738's scheme: the fast path's regular expression; the error, by the loop below
+    m = _head().match(text, i, end) if rfc == "1738" else None
+    if m is not None:
+        return m.end() - 1
     ok, k = _SCHEME_CHARS[rfc], i
     while k < end and text[k] in ok:
         k += 1
@@ -177,7 +189,9 @@ def split_url(
         i += 4
     c = _read_scheme(text, i, end, rfc)
     h = text.find("#", c + 1, end)
-    src = Source(text, text[i:c].lower(), c + 1, end if h < 0 else h, None, text[i:end], rfc)
+    src = _new(
+        Source, (text, text[i:c].lower(), c + 1, end if h < 0 else h, None, text[i:end], rfc)
+    )
     if h >= 0:
         src = src._replace(fragment=src.check(h + 1, end, URL_CHARS, "fragmentid"))
     return src
@@ -430,8 +444,9 @@ def _parse_generic(src: Source) -> GenericURL:
     "Split the scheme-specific part at the first `?`, checking characters"
     q = src.text.find("?", src.start, src.end)
     pe = src.end if q < 0 else q
-    path = src.check(src.start, pe, URL_CHARS, "path")
-    search = None if q < 0 else src.check(q + 1, src.end, URL_CHARS, "search")
+    # (`src.check` is `_check`: called as it, a frame less on the way out of an error)
+    path = _check(src, src.start, pe, URL_CHARS, "path")
+    search = None if q < 0 else _check(src, q + 1, src.end, URL_CHARS, "search")
     return GenericURL(src.url, src.scheme, path, search, src.fragment)
 
 # %% ../../nbs/09_specific_schemes.ipynb #c86c44f1
@@ -441,7 +456,8 @@ def _parse_generic(src: Source) -> GenericURL:
 def _parser(scheme: str) -> Callable[[Source], SchemeURL]:
     "The parser registered for `scheme` (its built-in module imported on first use), or the generic"
     p = _get(_REGISTRY, scheme)
-    if p is None and not _LOADED.is_set():
+    # (`_load_for` imports nothing for a scheme of no built-in slice, or once all are loaded)
+    if p is None and _slice_of(scheme) is not None:
         _load_for(scheme)
         p = _get(_REGISTRY, scheme)
     return p or _parse_generic
@@ -524,7 +540,7 @@ def parse_url(
             f = None if fast is None else fast(text, scheme, m.end())
             if f is not None:
                 return (_BUILDERS.get(f[0]) or _builder(f[0]))(f[1])
-        return _parse_slow(text, rfc)
+        return _read(text, rfc)[1]  # `_parse_slow`, a frame less
     return parse_url(_need_str(text, "text"), _need_str(rfc, "rfc"))
 
 
@@ -539,8 +555,8 @@ def _read(text: str, rfc: str = "1738") -> tuple[Source, SchemeURL]:
     try:
         src = split_url(text, rfc)
         obj = _parser(src.scheme)(src)
-    except URIError as e:  # RFC 1738 §6: its text keeps no password
-        raise _starred(e, text, src) from None
+    except URIError as e:  # RFC 1738 §6: its text keeps no password (none without an '@')
+        raise (_starred(e, text, src) if _at_sign(text) else e) from None
     if not isinstance(obj, SchemeURL):
         why = f"the parser for {src.scheme!r} returned {type(obj).__name__}, not a SchemeURL"
         raise TypeError(why)
@@ -574,12 +590,6 @@ def _run(chars: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _head() -> re.Pattern[str]:
-    'RFC 1738 §5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ] (any case), and its `:`'
-    return re.compile(f"({_cls(ALPHA)}{_cls(RFC1738_SCHEME)}*):")
-
-
-@lru_cache(maxsize=1)
 def _record_re() -> re.Pattern[str]:
     "`_head` then `_generic_re`: a well-formed URL of the generic syntax, in its four parts"
     # `parse`'s split: scheme, path, search and fragment, as a `#` and a `?` can only be delimiters
@@ -596,7 +606,7 @@ def _generic_re() -> re.Pattern[str]:
 def _fast_generic(text: str, scheme: str, start: int) -> Optional[_Fields]:
     "The `GenericURL` fields of a well-formed URL of an unknown scheme, or `None`"
     m = _generic_re().match(text, start)
-    return None if m is None else (GenericURL, (text, scheme, *m.groups()))
+    return None if m is None else (GenericURL, (text, scheme) + m.groups())
 
 # %% ../../nbs/09_specific_schemes.ipynb #73bdd846
 def _reader(name: str) -> tuple[str, Optional[_Fast]]:
