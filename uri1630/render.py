@@ -618,13 +618,18 @@ def _secrets(obj: object) -> tuple[str, ...]:
     return tuple(sorted(got, key=len, reverse=True))
 
 
+_WORDY = r"[^\s'\"=:/@;?&#,()<>\[\]]"  # a character that continues a word
+
+
 def _secret_free(v: object, secrets: tuple[str, ...]) -> object:
     "`v` (text, octets, or a tuple or list of them) with each of `secrets` as `***`"
-    # and every `//user:password@` login's password too
+    # and every `//user:password@` login's password too; a secret where it stands as a word or
+    # a part (`PASS pw`, `u:pw`), not inside another word (`RETR motd` of the password `t`: that
+    # would mangle the name, and tell the password)
     if isinstance(v, str):
         v = _masked(v)
         for s in secrets:
-            v = v.replace(s, "***")
+            v = re.sub(rf"(?<!{_WORDY}){re.escape(s)}(?!{_WORDY})", "***", v)
         return v
     if isinstance(v, (bytes, bytearray)):
         return str(_secret_free(bytes(v).decode("latin-1"), secrets)).encode("latin-1")
@@ -673,7 +678,12 @@ def parts_html(
     if is_dataclass(obj):
         for f in fields(obj):
             if f.name != "text" and f.init:
-                given[f.name] = (getattr(obj, f.name), _secret_free(getattr(obj, f.name), secrets))
+                v = getattr(obj, f.name)
+                # (the scheme is no secret, whatever the password: `ftp://ftp:ftp@h/`)
+                given[f.name] = (
+                    v,
+                    v if f.name == "scheme" else _secret_free(v, secrets),
+                )
         rows += [
             f"<tr><td>{k}</td><td><code>{_value(s)}</code></td></tr>" for k, (_, s) in given.items()
         ]
