@@ -3,7 +3,7 @@
 Each `fNN_*` function feeds one input to one public call, ASSERTS that a piece of the password shows
 in what uri1630 produced (so it raises AssertionError once the leak is fixed), and RETURNS the text
 that leaks it. `python findings.py` runs them all and prints LEAK / fixed for each.
-Run with /work/main/.venv/bin/python. Servers are on 127.0.0.1 only.
+Run with the project's venv (.venv/bin/python). Servers are on 127.0.0.1 only.
 """
 import io
 import os
