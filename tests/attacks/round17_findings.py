@@ -14,61 +14,12 @@ import time
 import uri1630 as u
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kit import Srv, read_head  # noqa: E402
+from kit import Srv, read_head, P, PIECES, leaks, show, err_texts, cli_output, report, http_server, ftp_server  # noqa: E402
 
-P = "Kv7Qx3Jm"  # the password; any 3-character piece of it counts as a leak
-PIECES = {P[i:i + 3] for i in range(len(P) - 2)}
-
-
-def _leaks(text):
-    return any(g in str(text) for g in PIECES)
+_leaks, _show, _err, _cli = leaks, show, err_texts, cli_output
 
 
-def _show(texts):
-    "The first of `texts` that shows a piece of the password (AssertionError if none does)"
-    for t in texts:
-        if _leaks(t):
-            return str(t)
-    raise AssertionError("no piece of the password shown: fixed")
-
-
-def _err(f):
-    "What uri1630 shows of the URIError `f()` raises (str, repr, args, .text, .command, pickle)"
-    try:
-        r = f()
-    except u.URIError as e:
-        return [str(e), repr(e), repr(e.args), repr(e.text), repr(getattr(e, "command", None)),
-                repr(pickle.dumps(e))]
-    return [f"no error: {r!r}"]
-
-
-def _cli(*argv, stdin=""):
-    from uri1630.cli import main
-    o, e = io.StringIO(), io.StringIO()
-    try:
-        main(list(argv), io.StringIO(stdin), o, e)
-    except SystemExit:
-        pass
-    return o.getvalue() + e.getvalue()
-
-
-def _http(reply):
-    def h(c):
-        read_head(c)
-        c.sendall(reply)
-    return Srv(h)
-
-
-def _ftp(reply_for):
-    def h(c):
-        c.sendall(b"220 hi\r\n")
-        f = c.makefile("rb")
-        while line := f.readline():
-            cmd = line.decode("latin-1").rstrip("\r\n")
-            c.sendall(reply_for(cmd))
-            if cmd.upper().startswith("QUIT"):
-                return
-    return Srv(h)
+_http, _ftp = http_server, ftp_server
 
 
 # ---------------------------------------------------------------------------------------------
@@ -193,12 +144,6 @@ def f08_visible_escape_hides_login_start_reprs():
                   str(u.URIError(f"bad see\x1cftp:us:{P}@h.x"))])
 
 
-FINDINGS = [v for k, v in sorted(globals().items()) if k.startswith("f") and k[1:3].isdigit()]
 
 if __name__ == "__main__":
-    for f in FINDINGS:
-        try:
-            shown = f()
-            print(f"{f.__name__}: LEAK  {ascii(shown[:260])}")
-        except AssertionError as e:
-            print(f"{f.__name__}: fixed ({e})")
+    report(globals())
