@@ -658,6 +658,15 @@ def _derived(obj: object) -> Iterator[tuple[str, object]]:
         yield name, v
 
 # %% ../nbs/24b_render.ipynb #220c4d1a
+def _fields_shown(obj: object, secrets: tuple[str, ...]) -> dict[str, tuple[object, object]]:
+    "Each field of a scheme object (a dataclass): (its value, as shown, `secrets` masked)"
+    # (the scheme is no secret, whatever the password: `ftp://ftp:ftp@h/`)
+    if not is_dataclass(obj):
+        return {}
+    named = {f.name: getattr(obj, f.name) for f in fields(obj) if f.name != "text" and f.init}
+    return {k: (v, v if k == "scheme" else _secret_free(v, secrets)) for k, v in named.items()}
+
+
 @_in_proportion("obj")
 def parts_html(
     obj: object,  # a scheme object from `parse_url`
@@ -674,19 +683,10 @@ def parts_html(
             obj = parse_url(_masked(text))
         except URIError:
             pass
-    given: dict[str, tuple[object, object]] = {}  # each field: (its value, as shown)
-    if is_dataclass(obj):
-        for f in fields(obj):
-            if f.name != "text" and f.init:
-                v = getattr(obj, f.name)
-                # (the scheme is no secret, whatever the password: `ftp://ftp:ftp@h/`)
-                given[f.name] = (
-                    v,
-                    v if f.name == "scheme" else _secret_free(v, secrets),
-                )
-        rows += [
-            f"<tr><td>{k}</td><td><code>{_value(s)}</code></td></tr>" for k, (_, s) in given.items()
-        ]
+    given = _fields_shown(obj, secrets)
+    rows += [
+        f"<tr><td>{k}</td><td><code>{_value(s)}</code></td></tr>" for k, (_, s) in given.items()
+    ]
     for name, v in _derived(obj):
         shown = (
             f'<span class="u1630-derived-error">{html.escape(type(v).__name__)}: '
